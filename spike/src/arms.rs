@@ -1,0 +1,273 @@
+//! The matrix: every arm, on every catalog it runs on, and a fresh table for each.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::delta::DeltaFixture;
+use crate::error::SinkError;
+use crate::hooks::Hooks;
+use crate::sink::CommitSink;
+use crate::{patched, stock};
+
+/// The Iceberg catalogs every Iceberg arm runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CatalogKind {
+    /// The in-process `MemoryCatalog`: one mutex around every operation.
+    Memory,
+    /// `iceberg-catalog-sql` on a SQLite file: a compare-and-swap in the database, usable from
+    /// several processes.
+    Sqlite,
+}
+
+impl CatalogKind {
+    pub const ALL: [CatalogKind; 2] = [CatalogKind::Memory, CatalogKind::Sqlite];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CatalogKind::Memory => "memory",
+            CatalogKind::Sqlite => "sqlite",
+        }
+    }
+}
+
+/// Which iceberg-rust the arm links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Build {
+    /// 0.10.1 from crates.io.
+    Stock,
+    /// 0.10.1 from vendor/, with patches/ applied.
+    Patched,
+}
+
+impl Build {
+    pub fn name(self) -> &'static str {
+        match self {
+            Build::Stock => "stock",
+            Build::Patched => "patched",
+        }
+    }
+}
+
+/// One way of making the commit conditional.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Arm {
+    Delta,
+    IcebergNaive(Build),
+    IcebergCatalogGuard,
+    IcebergAction,
+    IcebergRequirement,
+}
+
+impl Arm {
+    pub const ALL: [Arm; 6] = [
+        Arm::Delta,
+        Arm::IcebergNaive(Build::Stock),
+        Arm::IcebergCatalogGuard,
+        Arm::IcebergAction,
+        Arm::IcebergRequirement,
+        Arm::IcebergNaive(Build::Patched),
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Arm::Delta => "delta",
+            Arm::IcebergNaive(_) => "iceberg-naive",
+            Arm::IcebergCatalogGuard => "iceberg-catalog-guard",
+            Arm::IcebergAction => "iceberg-action",
+            Arm::IcebergRequirement => "iceberg-requirement",
+        }
+    }
+
+    /// `None` for Delta, which is not iceberg-rust.
+    pub fn build(self) -> Option<Build> {
+        match self {
+            Arm::Delta => None,
+            Arm::IcebergNaive(build) => Some(build),
+            Arm::IcebergCatalogGuard => Some(Build::Stock),
+            Arm::IcebergAction | Arm::IcebergRequirement => Some(Build::Patched),
+        }
+    }
+
+    /// Whether the arm claims at most one commit per `(app, epoch)` under races. The suite holds
+    /// every arm to its claim, and holds `iceberg-naive` to the duplicate it is known to make.
+    pub fn claims_exactly_once(self) -> bool {
+        !matches!(self, Arm::IcebergNaive(_))
+    }
+}
+
+/// One arm on one catalog (Delta runs on the local filesystem, with no catalog).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub arm: Arm,
+    pub catalog: Option<CatalogKind>,
+}
+
+impl Target {
+    /// Every target, in the order the matrix prints them.
+    pub fn all() -> Vec<Target> {
+        Arm::ALL
+            .into_iter()
+            .flat_map(|arm| match arm {
+                Arm::Delta => vec![Target { arm, catalog: None }],
+                _ => CatalogKind::ALL
+                    .into_iter()
+                    .map(|c| Target { arm, catalog: Some(c) })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    pub fn catalog_name(self) -> &'static str {
+        self.catalog.map_or("local-fs", CatalogKind::name)
+    }
+
+    pub fn build_name(self) -> &'static str {
+        self.arm.build().map_or("deltalake-core 0.32.4", Build::name)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.arm.build() {
+            None => write!(f, "{}", self.arm.name()),
+            Some(build) => write!(f, "{}/{}/{}", self.arm.name(), build.name(), self.catalog_name()),
+        }
+    }
+}
+
+/// Where a fixture's table lives, for users who inspect it with other engines.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "format", rename_all = "lowercase")]
+pub enum TableLocation {
+    Delta {
+        table_path: PathBuf,
+    },
+    Iceberg {
+        catalog: CatalogKind,
+        /// The SQLite catalog database, for `sqlite`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sqlite_file: Option<PathBuf>,
+        catalog_name: String,
+        namespace: String,
+        table: String,
+        warehouse: String,
+        /// The current metadata file: the only handle on a `memory` table once the process exits.
+        metadata_file: Option<String>,
+    },
+}
+
+enum Table {
+    Delta(DeltaFixture),
+    Stock(stock::common::IcebergFixture),
+    Patched(patched::common::IcebergFixture),
+}
+
+/// A fresh table for one target, from which writers open their own sinks.
+pub struct Fixture {
+    pub target: Target,
+    table: Table,
+}
+
+impl Fixture {
+    /// Creates the target's table under `dir`, which must be empty or absent.
+    pub async fn create(target: Target, dir: &Path) -> Result<Self, SinkError> {
+        let table = match (target.arm.build(), target.catalog) {
+            (None, _) => Table::Delta(DeltaFixture::create(&dir.join("delta")).await?),
+            (Some(Build::Stock), Some(kind)) => Table::Stock(
+                stock::common::IcebergFixture::create(
+                    stock::common::IcebergCatalog { kind, dir: dir.to_path_buf() },
+                    "events",
+                )
+                .await?,
+            ),
+            (Some(Build::Patched), Some(kind)) => Table::Patched(
+                patched::common::IcebergFixture::create(
+                    patched::common::IcebergCatalog { kind, dir: dir.to_path_buf() },
+                    "events",
+                )
+                .await?,
+            ),
+            (Some(_), None) => unreachable!("Target::all gives every Iceberg arm a catalog"),
+        };
+        Ok(Self { target, table })
+    }
+
+    /// A writer of its own on the fixture's table, reporting to `hooks`.
+    pub async fn writer(&self, hooks: Hooks) -> Result<Box<dyn CommitSink>, SinkError> {
+        Ok(match &self.table {
+            Table::Delta(fixture) => Box::new(fixture.sink(hooks)?),
+            Table::Stock(fixture) => self.stock_sink(fixture.handle().await?, hooks),
+            Table::Patched(fixture) => self.patched_sink(fixture.handle().await?, hooks),
+        })
+    }
+
+    /// A writer pointed at a table that does not exist, next to the fixture's.
+    pub async fn writer_on_missing_table(&self) -> Result<Box<dyn CommitSink>, SinkError> {
+        Ok(match &self.table {
+            Table::Delta(fixture) => Box::new(crate::delta::DeltaSink::new(
+                &fixture.path.with_file_name("no_such_table"),
+                Hooks::default(),
+            )?),
+            Table::Stock(fixture) => self.stock_sink(fixture.missing().await?, Hooks::default()),
+            Table::Patched(fixture) => self.patched_sink(fixture.missing().await?, Hooks::default()),
+        })
+    }
+
+    fn stock_sink(&self, table: stock::common::IcebergTable, hooks: Hooks) -> Box<dyn CommitSink> {
+        use stock::common::{IcebergSink, Naive};
+        match self.target.arm {
+            Arm::IcebergNaive(_) => Box::new(IcebergSink::new(table, hooks, Naive)),
+            Arm::IcebergCatalogGuard => Box::new(IcebergSink::new(table, hooks, stock::CatalogGuard)),
+            other => unreachable!("{} is not a stock arm", other.name()),
+        }
+    }
+
+    fn patched_sink(&self, table: patched::common::IcebergTable, hooks: Hooks) -> Box<dyn CommitSink> {
+        use patched::common::{IcebergSink, Naive};
+        match self.target.arm {
+            Arm::IcebergNaive(_) => Box::new(IcebergSink::new(table, hooks, Naive)),
+            Arm::IcebergAction => Box::new(IcebergSink::new(table, hooks, patched::Action)),
+            Arm::IcebergRequirement => Box::new(IcebergSink::new(table, hooks, patched::Requirement)),
+            other => unreachable!("{} is not a patched arm", other.name()),
+        }
+    }
+
+    /// The SQLite catalog file, for targets on `sqlite`.
+    pub fn sqlite_file(&self) -> Option<PathBuf> {
+        match &self.table {
+            Table::Delta(_) => None,
+            Table::Stock(fixture) => fixture.catalog.sqlite_file(),
+            Table::Patched(fixture) => fixture.catalog.sqlite_file(),
+        }
+    }
+
+    /// Where the table is, and (for `memory`) its current metadata file.
+    pub async fn location(&self) -> Result<TableLocation, SinkError> {
+        macro_rules! iceberg_location {
+            ($fixture:expr) => {{
+                let fixture = $fixture;
+                let table = fixture.handle().await?.load().await?;
+                TableLocation::Iceberg {
+                    catalog: fixture.catalog.kind,
+                    sqlite_file: fixture.catalog.sqlite_file(),
+                    catalog_name: fixture.catalog.name().to_string(),
+                    namespace: fixture.ident.namespace().join("."),
+                    table: fixture.ident.name().to_string(),
+                    warehouse: fixture.catalog.warehouse(),
+                    metadata_file: table.metadata_location().map(str::to_string),
+                }
+            }};
+        }
+        Ok(match &self.table {
+            Table::Delta(fixture) => TableLocation::Delta {
+                table_path: fixture.path.clone(),
+            },
+            Table::Stock(fixture) => iceberg_location!(fixture),
+            Table::Patched(fixture) => iceberg_location!(fixture),
+        })
+    }
+}

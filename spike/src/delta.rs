@@ -1,0 +1,193 @@
+//! `delta`: the control. Delta's protocol has an action for exactly this, `txn (appId, version)`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use arrow_array::RecordBatch;
+use async_trait::async_trait;
+use deltalake_core::kernel::transaction::{CommitBuilder, CommitProperties, TransactionError};
+use deltalake_core::kernel::{Action, DataType, PrimitiveType, StructField, Transaction};
+use deltalake_core::protocol::{DeltaOperation, SaveMode};
+use deltalake_core::writer::{DeltaWriter, RecordBatchWriter};
+use deltalake_core::{DeltaTable, DeltaTableError};
+use url::Url;
+
+use crate::batch::{check_schema, local_path, parquet_rows};
+use crate::error::SinkError;
+use crate::hooks::Hooks;
+use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
+
+/// Attempts before the sink gives up with [`SinkError::Conflict`].
+const MAX_ATTEMPTS: usize = 200;
+
+/// A fresh Delta table in a directory of its own.
+pub struct DeltaFixture {
+    pub path: PathBuf,
+}
+
+impl DeltaFixture {
+    pub async fn create(path: &Path) -> Result<Self, SinkError> {
+        std::fs::create_dir_all(path).map_err(|e| SinkError::Delta(e.to_string()))?;
+        DeltaTable::try_from_url(table_url(path)?)
+            .await
+            .map_err(delta_error)?
+            .create()
+            .with_columns([
+                StructField::new("id", DataType::Primitive(PrimitiveType::Long), false),
+                StructField::new("payload", DataType::Primitive(PrimitiveType::String), true),
+            ])
+            .await
+            .map_err(delta_error)?;
+        Ok(Self { path: path.to_path_buf() })
+    }
+
+    pub fn sink(&self, hooks: Hooks) -> Result<DeltaSink, SinkError> {
+        DeltaSink::new(&self.path, hooks)
+    }
+}
+
+fn table_url(path: &Path) -> Result<Url, SinkError> {
+    Url::from_directory_path(path).map_err(|_| SinkError::Delta(format!("not an absolute path: {}", path.display())))
+}
+
+fn delta_error(err: DeltaTableError) -> SinkError {
+    match err {
+        DeltaTableError::NotATable(msg) => SinkError::TableNotFound(msg),
+        other => SinkError::Delta(other.to_string()),
+    }
+}
+
+/// Commits each batch with a `txn` action carrying `(app, epoch)`.
+///
+/// The sink reads the app's version from the snapshot it commits on, and delta-rs's conflict
+/// checker rejects the commit (`ConcurrentTransaction`) if a commit that landed after that
+/// snapshot carries a `txn` of the same app, whatever its version. A rejected writer reloads and
+/// checks again, so the check and the commit are one decision made against one table version.
+pub struct DeltaSink {
+    url: Url,
+    hooks: Hooks,
+}
+
+impl DeltaSink {
+    pub fn new(path: &Path, hooks: Hooks) -> Result<Self, SinkError> {
+        Ok(Self { url: table_url(path)?, hooks })
+    }
+
+    async fn load(&self) -> Result<DeltaTable, SinkError> {
+        let mut table = DeltaTable::try_from_url(self.url.clone())
+            .await
+            .map_err(delta_error)?;
+        if table.version().is_none() {
+            // `try_from_url` tolerates a missing table so that one can be created there.
+            table.load().await.map_err(delta_error)?;
+        }
+        Ok(table)
+    }
+
+    async fn committed(table: &DeltaTable, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+        let version = table
+            .snapshot()
+            .map_err(delta_error)?
+            .transaction_version(table.log_store().as_ref(), app.as_str())
+            .await
+            .map_err(delta_error)?;
+        version.map(Epoch::from_stored).transpose()
+    }
+}
+
+#[async_trait]
+impl CommitSink for DeltaSink {
+    async fn committed_epoch(&self, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+        Self::committed(&self.load().await?, app).await
+    }
+
+    async fn commit(
+        &self,
+        app: &AppId,
+        epoch: Epoch,
+        batch: RecordBatch,
+    ) -> Result<CommitOutcome, SinkError> {
+        let mut adds = None;
+        for attempt in 0..MAX_ATTEMPTS {
+            let table = self.load().await?;
+            if let Some(committed) = Self::committed(&table, app).await?.filter(|c| *c >= epoch) {
+                return Ok(CommitOutcome::AlreadyCommitted { committed });
+            }
+            self.hooks.epoch_check_passed().await;
+            let actions = match &adds {
+                Some(written) => Vec::clone(written),
+                None => adds.insert(write(&table, &batch).await?).clone(),
+            };
+            fail::fail_point!("barrier.before-swap", |_| Err(SinkError::Injected(
+                "barrier.before-swap".to_string()
+            )));
+            let properties = CommitProperties::default()
+                .with_application_transaction(Transaction::new(app.as_str(), epoch.get()));
+            let snapshot = table.snapshot().map_err(delta_error)?;
+            let committed = CommitBuilder::from(properties)
+                .with_actions(actions)
+                .build(
+                    Some(snapshot),
+                    table.log_store(),
+                    DeltaOperation::Write {
+                        mode: SaveMode::Append,
+                        partition_by: None,
+                        predicate: None,
+                    },
+                )
+                .await;
+            match committed {
+                Ok(_) => {
+                    fail::fail_point!("barrier.after-swap", |_| Err(SinkError::Injected(
+                        "barrier.after-swap".to_string()
+                    )));
+                    self.hooks.committed();
+                    return Ok(CommitOutcome::Committed);
+                }
+                Err(err) if lost_race(&err) => {
+                    tokio::time::sleep(Duration::from_millis((1u64 << attempt.min(6)).min(50))).await;
+                }
+                Err(err) => return Err(delta_error(err)),
+            }
+        }
+        Err(SinkError::Conflict { attempts: MAX_ATTEMPTS })
+    }
+
+    async fn row_count(&self) -> Result<u64, SinkError> {
+        let table = self.load().await?;
+        let root = local_path(self.url.as_str()).to_path_buf();
+        let files: Vec<PathBuf> = table
+            .snapshot()
+            .map_err(delta_error)?
+            .log_data()
+            .iter()
+            .map(|file| root.join(file.path().as_ref()))
+            .collect();
+        parquet_rows(files)
+    }
+}
+
+/// Another writer's commit landed first and carries a `txn` of this app
+/// (`ConcurrentTransaction`), or otherwise conflicts with this one: check again on a fresh load.
+fn lost_race(err: &DeltaTableError) -> bool {
+    matches!(
+        err,
+        DeltaTableError::Transaction {
+            source: TransactionError::CommitConflict(_) | TransactionError::MaxCommitAttempts(_)
+        }
+    )
+}
+
+/// Writes `batch` as Parquet data files of `table`; returns the `add` actions that would
+/// reference them.
+async fn write(table: &DeltaTable, batch: &RecordBatch) -> Result<Vec<Action>, SinkError> {
+    let schema = table.snapshot().map_err(delta_error)?.snapshot().arrow_schema();
+    check_schema(batch, &schema)?;
+    let mut writer = RecordBatchWriter::for_table(table).map_err(delta_error)?;
+    writer.write(batch.clone()).await.map_err(delta_error)?;
+    let adds = writer.flush().await.map_err(delta_error)?;
+    fail::fail_point!("barrier.after-data-files", |_| Err(SinkError::Injected(
+        "barrier.after-data-files".to_string()
+    )));
+    Ok(adds.into_iter().map(Action::Add).collect())
+}

@@ -1,0 +1,139 @@
+//! Observation and control points that every arm calls at the same two moments of a commit.
+//!
+//! A sink calls [`Hooks::epoch_check_passed`] right after its epoch check finds the epoch free
+//! (wherever that check really runs: in the sink, inside the decorated catalog's load, inside the
+//! transaction action), and [`Hooks::committed`] once its commit is durable. Tests use the first to
+//! hold a writer in the window between its check and its commit ([`HeldWindow`]) and both to
+//! measure whether two writers really overlapped ([`Lane`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use tokio::sync::Notify;
+
+/// What a sink reports to and waits for. The default observes nothing and holds nothing.
+#[derive(Clone, Default)]
+pub struct Hooks {
+    window: Option<Arc<HeldWindow>>,
+    lane: Option<Arc<Lane>>,
+}
+
+impl Hooks {
+    pub fn with_window(mut self, window: Arc<HeldWindow>) -> Self {
+        self.window = Some(window);
+        self
+    }
+
+    pub fn with_lane(mut self, lane: Arc<Lane>) -> Self {
+        self.lane = Some(lane);
+        self
+    }
+
+    pub(crate) async fn epoch_check_passed(&self) {
+        if let Some(lane) = &self.lane {
+            lane.record_check();
+        }
+        if let Some(window) = &self.window {
+            window.hold().await;
+        }
+    }
+
+    pub(crate) fn committed(&self) {
+        if let Some(lane) = &self.lane {
+            lane.record_commit();
+        }
+    }
+}
+
+/// Holds the first writer that reaches it until the test releases it; later passes go through.
+///
+/// One-shot on purpose: an arm whose check runs inside a retry loop passes the window again on
+/// the retry, and that second pass must see the table as it is, not wait.
+#[derive(Default)]
+pub struct HeldWindow {
+    armed: AtomicBool,
+    reached: Notify,
+    released: Notify,
+}
+
+impl HeldWindow {
+    pub fn new() -> Arc<Self> {
+        let window = Self::default();
+        window.armed.store(true, Ordering::SeqCst);
+        Arc::new(window)
+    }
+
+    async fn hold(&self) {
+        if self.armed.swap(false, Ordering::SeqCst) {
+            // Registered before signalling, so a release that follows `reached` cannot be missed.
+            let released = self.released.notified();
+            self.reached.notify_one();
+            released.await;
+        }
+    }
+
+    /// Resolves once a writer is held in the window.
+    pub async fn reached(&self) {
+        self.reached.notified().await;
+    }
+
+    /// Lets the held writer go on.
+    pub fn release(&self) {
+        self.released.notify_one();
+    }
+}
+
+/// A shared logical clock for one race round, so that lanes can be ordered.
+#[derive(Default)]
+pub struct Round {
+    clock: AtomicU64,
+}
+
+impl Round {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    pub fn lane(self: &Arc<Self>) -> Arc<Lane> {
+        Arc::new(Lane {
+            round: Arc::clone(self),
+            first_check: AtomicU64::new(u64::MAX),
+            commit: AtomicU64::new(u64::MAX),
+        })
+    }
+
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::SeqCst)
+    }
+}
+
+/// One writer's view of a round: when it first passed its check, when it committed.
+pub struct Lane {
+    round: Arc<Round>,
+    first_check: AtomicU64,
+    commit: AtomicU64,
+}
+
+impl Lane {
+    fn record_check(&self) {
+        let now = self.round.tick();
+        let _ = self
+            .first_check
+            .compare_exchange(u64::MAX, now, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    fn record_commit(&self) {
+        self.commit.store(self.round.tick(), Ordering::SeqCst);
+    }
+
+    /// Whether every lane passed its check before any lane committed: the state in which a
+    /// duplicate can be born, and the only one in which a concurrency test tests anything.
+    pub fn overlapped(lanes: &[Arc<Lane>]) -> bool {
+        let last_check = lanes.iter().map(|l| l.first_check.load(Ordering::SeqCst)).max();
+        let first_commit = lanes.iter().map(|l| l.commit.load(Ordering::SeqCst)).min();
+        match (last_check, first_commit) {
+            (Some(check), Some(commit)) => check != u64::MAX && check < commit,
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Where an Iceberg table keeps an app's epoch: in the summary of the snapshot that committed it.
+
+use std::collections::HashMap;
+
+use super::ice::spec::{Snapshot, TableMetadata};
+use super::ice::{self, ErrorKind};
+use crate::error::SinkError;
+use crate::sink::{AppId, Epoch};
+
+/// Summary key naming the app whose batch a snapshot committed.
+pub const APP_ID_KEY: &str = "barrier.app-id";
+/// Summary key holding that batch's epoch.
+pub const EPOCH_KEY: &str = "barrier.epoch";
+
+/// The summary properties a sink's append carries. Not reserved keys: Iceberg's computed
+/// summary metrics (`added-records`, ...) win over caller keys, and these are not among them.
+pub fn epoch_summary(app: &AppId, epoch: Epoch) -> HashMap<String, String> {
+    HashMap::from([
+        (APP_ID_KEY.to_string(), app.to_string()),
+        (EPOCH_KEY.to_string(), epoch.to_string()),
+    ])
+}
+
+/// The newest epoch of `app` on `main`: walks main's ancestry newest-first and stops at the first
+/// snapshot this app committed.
+///
+/// Why the first one is the answer: only snapshots reachable from `main` are committed table
+/// state (a rolled-back or branch-only snapshot holds no rows of `main`), and a guarded commit
+/// only ever adds a snapshot whose epoch is above the app's epoch in the ancestry it commits on.
+/// Along the ancestry an app's epochs therefore fall as the walk goes back, and the newest is the
+/// largest. The walk passes over other apps' and other operations' snapshots, and its cost is the
+/// distance back to this app's last commit, not the length of the history.
+pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    let mut next = metadata.current_snapshot_id();
+    while let Some(id) = next {
+        let Some(snapshot) = metadata.snapshot_by_id(id) else {
+            // The ancestry was cut by snapshot expiry: nothing older is left to read.
+            return Ok(None);
+        };
+        if let Some(epoch) = epoch_of(snapshot, app)? {
+            return Ok(Some(epoch));
+        }
+        next = snapshot.parent_snapshot_id();
+    }
+    Ok(None)
+}
+
+/// The same answer from every snapshot the metadata holds, main's or not: the baseline the
+/// ancestry walk is benchmarked against. Counts snapshots off `main`, which the walk rightly skips.
+pub fn committed_epoch_full_scan(
+    metadata: &TableMetadata,
+    app: &AppId,
+) -> Result<Option<Epoch>, SinkError> {
+    metadata.snapshots().try_fold(None, |newest, snapshot| {
+        Ok(newest.max(epoch_of(snapshot, app)?))
+    })
+}
+
+fn epoch_of(snapshot: &Snapshot, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    let summary = &snapshot.summary().additional_properties;
+    if summary.get(APP_ID_KEY).map(String::as_str) != Some(app.as_str()) {
+        return Ok(None);
+    }
+    let stored = summary.get(EPOCH_KEY).ok_or_else(|| {
+        SinkError::Corrupt(format!("snapshot {} names app {app} but no epoch", snapshot.snapshot_id()))
+    })?;
+    let stored: i64 = stored.parse().map_err(|_| {
+        SinkError::Corrupt(format!("snapshot {} has epoch {stored:?}", snapshot.snapshot_id()))
+    })?;
+    Epoch::from_stored(stored).map(Some)
+}
+
+/// The rejection of a commit whose epoch the refreshed table already records. Not retryable: no
+/// later refresh can un-commit an epoch, so the library's retry loop must stop on it.
+pub(crate) fn epoch_taken(app: &AppId, committed: Epoch) -> ice::Error {
+    ice::Error::new(ErrorKind::DataInvalid, EPOCH_TAKEN)
+        .with_context("app", app.to_string())
+        .with_context("committed", committed.to_string())
+}
+
+pub(crate) fn is_epoch_taken(err: &ice::Error) -> bool {
+    err.message() == EPOCH_TAKEN
+}
+
+const EPOCH_TAKEN: &str = "barrier: epoch already committed";
+
+/// The check an in-loop guard runs on the table the transaction refreshed.
+pub fn check_free(metadata: &TableMetadata, app: &AppId, epoch: Epoch) -> ice::Result<()> {
+    match committed_epoch(metadata, app) {
+        Err(e) => Err(ice::Error::new(ErrorKind::DataInvalid, e.to_string())),
+        Ok(Some(committed)) if committed >= epoch => Err(epoch_taken(app, committed)),
+        Ok(_) => Ok(()),
+    }
+}

@@ -1,0 +1,205 @@
+//! One table of the experiment: creating it, writing a batch as Parquet data files, reading
+//! back its epochs and rows.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use futures::TryStreamExt;
+use parquet::file::properties::WriterProperties;
+use uuid::Uuid;
+
+use super::catalog::IcebergCatalog;
+use super::epoch::{committed_epoch, is_epoch_taken};
+use super::ice::spec::{DataFile, DataFileFormat, NestedField, PrimitiveType, Schema, Type};
+use super::ice::table::Table;
+use super::ice::writer::base_writer::data_file_writer::DataFileWriterBuilder;
+use super::ice::writer::file_writer::ParquetWriterBuilder;
+use super::ice::writer::file_writer::location_generator::{
+    DefaultFileNameGenerator, DefaultLocationGenerator,
+};
+use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
+use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
+use super::ice::{self, Catalog, ErrorKind, NamespaceIdent, TableCreation, TableIdent};
+use crate::batch::{check_schema, local_path, parquet_rows};
+use crate::error::SinkError;
+use crate::sink::{AppId, CommitOutcome, Epoch};
+
+const NAMESPACE: &str = "barrier";
+
+/// Commit retry settings of every table the experiment creates. The defaults (4 retries, 100 ms
+/// first wait) give up under eight contending writers; these keep the library's loop going long
+/// enough that contention shows up as retries rather than as failed commits.
+const TABLE_PROPERTIES: [(&str, &str); 4] = [
+    ("commit.retry.num-retries", "50"),
+    ("commit.retry.min-wait-ms", "2"),
+    ("commit.retry.max-wait-ms", "100"),
+    ("commit.retry.total-timeout-ms", "120000"),
+];
+
+/// Maps the library's errors onto the sink's, by what a caller can do about them.
+pub fn iceberg_error(err: ice::Error) -> SinkError {
+    let message = err.to_string();
+    match err.kind() {
+        ErrorKind::TableNotFound | ErrorKind::NamespaceNotFound => SinkError::TableNotFound(message),
+        _ if err.message().starts_with("injected failure at ") => {
+            SinkError::Injected(err.message().trim_start_matches("injected failure at ").to_string())
+        }
+        // iceberg-catalog-sql reports every database error (locked, unreadable file) this way.
+        _ if err.message().contains("sqlx error") => SinkError::CatalogUnavailable(message),
+        _ => SinkError::Iceberg(message),
+    }
+}
+
+/// A fresh table on one catalog, from which any number of writers open their own handle.
+pub struct IcebergFixture {
+    pub catalog: IcebergCatalog,
+    pub ident: TableIdent,
+    /// The one instance every writer of a `memory` fixture must share.
+    memory: Option<Arc<dyn Catalog>>,
+}
+
+impl IcebergFixture {
+    /// Creates the namespace (if needed) and the table `name` in it.
+    pub async fn create(catalog: IcebergCatalog, name: &str) -> Result<Self, SinkError> {
+        let connection = catalog.open().await?;
+        let namespace = NamespaceIdent::new(NAMESPACE.to_string());
+        if !connection.namespace_exists(&namespace).await.map_err(iceberg_error)? {
+            connection
+                .create_namespace(&namespace, Default::default())
+                .await
+                .map_err(iceberg_error)?;
+        }
+        let creation = TableCreation::builder()
+            .name(name.to_string())
+            .schema(table_schema())
+            .properties(TABLE_PROPERTIES.map(|(k, v)| (k.to_string(), v.to_string())))
+            .build();
+        connection
+            .create_table(&namespace, creation)
+            .await
+            .map_err(iceberg_error)?;
+        let memory = matches!(catalog.kind, crate::arms::CatalogKind::Memory).then_some(connection);
+        Ok(Self {
+            catalog,
+            ident: TableIdent::new(namespace, name.to_string()),
+            memory,
+        })
+    }
+
+    /// A writer's handle: the shared instance for `memory`, a new connection for `sqlite`.
+    pub async fn handle(&self) -> Result<IcebergTable, SinkError> {
+        let catalog = match &self.memory {
+            Some(shared) => Arc::clone(shared),
+            None => self.catalog.open().await?,
+        };
+        Ok(IcebergTable {
+            catalog,
+            ident: self.ident.clone(),
+        })
+    }
+
+    /// A handle on a table of this catalog that does not exist.
+    pub async fn missing(&self) -> Result<IcebergTable, SinkError> {
+        let mut handle = self.handle().await?;
+        handle.ident = TableIdent::new(self.ident.namespace().clone(), "no_such_table".to_string());
+        Ok(handle)
+    }
+}
+
+fn table_schema() -> Schema {
+    Schema::builder()
+        .with_fields(vec![
+            NestedField::required(1, "id", Type::Primitive(PrimitiveType::Long)).into(),
+            NestedField::optional(2, "payload", Type::Primitive(PrimitiveType::String)).into(),
+        ])
+        .build()
+        .expect("static schema is valid")
+}
+
+/// A writer's connection to one table.
+#[derive(Clone)]
+pub struct IcebergTable {
+    pub catalog: Arc<dyn Catalog>,
+    pub ident: TableIdent,
+}
+
+impl IcebergTable {
+    pub async fn load(&self) -> Result<Table, SinkError> {
+        self.catalog.load_table(&self.ident).await.map_err(iceberg_error)
+    }
+
+    /// `AlreadyCommitted` if `table` records `epoch` or a later one for `app`.
+    pub fn replay(table: &Table, app: &AppId, epoch: Epoch) -> Result<Option<CommitOutcome>, SinkError> {
+        Ok(committed_epoch(table.metadata(), app)?
+            .filter(|committed| *committed >= epoch)
+            .map(|committed| CommitOutcome::AlreadyCommitted { committed }))
+    }
+
+    /// What a commit that an in-loop guard rejected amounts to: the epoch it found.
+    pub async fn resolve(&self, err: ice::Error, app: &AppId, epoch: Epoch) -> Result<CommitOutcome, SinkError> {
+        if !is_epoch_taken(&err) {
+            return Err(iceberg_error(err));
+        }
+        let now = self.load().await?;
+        Self::replay(&now, app, epoch)?.ok_or_else(|| {
+            SinkError::Corrupt(format!("epoch {epoch} of {app} was rejected as committed, then not found"))
+        })
+    }
+
+    /// Writes `batch` as Parquet data files of `table`, after checking its schema. The files are
+    /// referenced by nothing until a commit adds them.
+    pub async fn write(table: &Table, batch: &RecordBatch) -> Result<Vec<DataFile>, SinkError> {
+        let schema = table.metadata().current_schema();
+        let arrow = ice::arrow::schema_to_arrow_schema(schema).map_err(iceberg_error)?;
+        check_schema(batch, &arrow)?;
+        // The same columns under the table's Arrow schema, which carries the Parquet field ids.
+        let batch = RecordBatch::try_new(Arc::new(arrow), batch.columns().to_vec())
+            .map_err(|e| SinkError::SchemaMismatch(e.to_string()))?;
+
+        let locations = DefaultLocationGenerator::new(table.metadata()).map_err(iceberg_error)?;
+        // A prefix per attempt: concurrent writers must never pick the same file name.
+        let names = DefaultFileNameGenerator::new(Uuid::new_v4().to_string(), None, DataFileFormat::Parquet);
+        let parquet = ParquetWriterBuilder::new(WriterProperties::default(), schema.clone());
+        let rolling = RollingFileWriterBuilder::new_with_default_file_size(
+            parquet,
+            table.file_io().clone(),
+            locations,
+            names,
+        );
+        let mut writer = DataFileWriterBuilder::new(rolling)
+            .build(None)
+            .await
+            .map_err(iceberg_error)?;
+        writer.write(batch).await.map_err(iceberg_error)?;
+        let files = writer.close().await.map_err(iceberg_error)?;
+        fail::fail_point!("barrier.after-data-files", |_| Err(SinkError::Injected(
+            "barrier.after-data-files".to_string()
+        )));
+        Ok(files)
+    }
+
+    pub async fn committed_epoch(&self, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+        committed_epoch(self.load().await?.metadata(), app)
+    }
+
+    /// Rows of the current snapshot, from the footers of the data files it references.
+    pub async fn row_count(&self) -> Result<u64, SinkError> {
+        let table = self.load().await?;
+        if table.metadata().current_snapshot().is_none() {
+            return Ok(0);
+        }
+        let tasks: Vec<_> = table
+            .scan()
+            .build()
+            .map_err(iceberg_error)?
+            .plan_files()
+            .await
+            .map_err(iceberg_error)?
+            .try_collect()
+            .await
+            .map_err(iceberg_error)?;
+        let files: BTreeSet<String> = tasks.iter().map(|t| t.data_file_path().to_string()).collect();
+        parquet_rows(files.iter().map(|f| local_path(f)))
+    }
+}

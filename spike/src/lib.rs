@@ -1,0 +1,30 @@
+//! barrier: can an application make a lakehouse commit conditional on its own progress
+//! ("commit this batch unless epoch N of app A is already in the table") from outside the table
+//! library, the same way on Delta and on Iceberg?
+//!
+//! One seam, [`CommitSink`]; one implementation per arm:
+//!
+//! | arm | build | where the epoch check runs |
+//! |---|---|---|
+//! | `delta` | deltalake-core 0.32.4 | in the sink, enforced by the `txn` conflict check |
+//! | `iceberg-naive` | stock and patched | in the sink, before `Transaction::commit` (not enforced) |
+//! | `iceberg-catalog-guard` | stock | in the `load_table` of the catalog the commit goes through |
+//! | `iceberg-action` | patched (patch 1) | in a `TransactionAction`, against the refreshed table |
+//! | `iceberg-requirement` | patched (patch 2) | in the sink, pinned with a caller `TableRequirement` |
+//!
+//! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix.
+
+pub mod arms;
+pub mod batch;
+pub mod delta;
+pub mod error;
+pub mod hooks;
+pub mod patched;
+pub mod sink;
+pub mod stock;
+pub mod suite;
+pub mod verdict;
+
+pub use arms::{Arm, Build, CatalogKind, Fixture, Target};
+pub use error::SinkError;
+pub use sink::{AppId, CommitOutcome, CommitSink, Epoch};

@@ -1,0 +1,79 @@
+//! `iceberg-requirement`: check a loaded base and pin `main` to it with a caller requirement
+//! (patch 2); the sink owns the loop.
+
+use std::time::Duration;
+
+use arrow_array::RecordBatch;
+use async_trait::async_trait;
+
+use super::common::{CommitCatalog, CommitStrategy, IcebergTable, epoch_summary, iceberg_error};
+use super::ice::spec::MAIN_BRANCH;
+use super::ice::transaction::{ApplyTransactionAction, Transaction};
+use super::ice::{ErrorKind, TableRequirement};
+use crate::error::SinkError;
+use crate::hooks::Hooks;
+use crate::sink::{AppId, CommitOutcome, Epoch};
+
+/// Attempts before the sink gives up with [`SinkError::Conflict`].
+const MAX_ATTEMPTS: usize = 200;
+
+/// Loads, checks, and commits pinned to the snapshot it checked. A failed pin means another
+/// writer moved `main` in between: reload and check again. The data files are written once and
+/// re-offered on each attempt.
+pub struct Requirement;
+
+#[async_trait]
+impl CommitStrategy for Requirement {
+    fn arm(&self) -> &'static str {
+        "iceberg-requirement"
+    }
+
+    async fn commit(
+        &self,
+        table: &IcebergTable,
+        hooks: &Hooks,
+        app: &AppId,
+        epoch: Epoch,
+        batch: RecordBatch,
+    ) -> Result<CommitOutcome, SinkError> {
+        let catalog = CommitCatalog::new(table.catalog.clone());
+        let mut files = None;
+        for attempt in 0..MAX_ATTEMPTS {
+            let base = table.load().await?;
+            if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
+                return Ok(replay);
+            }
+            hooks.epoch_check_passed().await;
+            let data_files = match &files {
+                Some(written) => Vec::clone(written),
+                None => files.insert(IcebergTable::write(&base, &batch).await?).clone(),
+            };
+            let tx = Transaction::new(&base).with_requirement(TableRequirement::RefSnapshotIdMatch {
+                r#ref: MAIN_BRANCH.to_string(),
+                snapshot_id: base.metadata().current_snapshot_id(),
+            });
+            let append = tx
+                .fast_append()
+                .add_data_files(data_files)
+                .set_snapshot_properties(epoch_summary(app, epoch));
+            let tx = append.apply(tx).map_err(iceberg_error)?;
+            match tx.commit(&catalog).await {
+                Ok(_) => return Ok(CommitOutcome::Committed),
+                // The pin failed: `main` moved after this attempt's check.
+                Err(err) if err.kind() == ErrorKind::CatalogCommitConflicts && !err.retryable() => {
+                    tokio::time::sleep(backoff(attempt)).await;
+                }
+                Err(err) => return Err(iceberg_error(err)),
+            }
+        }
+        Err(SinkError::Conflict {
+            attempts: MAX_ATTEMPTS,
+        })
+    }
+}
+
+/// Short and growing: the next attempt needs only a fresh load, and a writer that just lost has
+/// little to wait for.
+fn backoff(attempt: usize) -> Duration {
+    Duration::from_millis((1u64 << attempt.min(6)).min(50))
+}

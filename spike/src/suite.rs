@@ -1,0 +1,1 @@
+//! Generic test bodies.
