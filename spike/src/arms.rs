@@ -169,6 +169,7 @@ enum Table {
 /// A fresh table for one target, from which writers open their own sinks.
 pub struct Fixture {
     pub target: Target,
+    dir: PathBuf,
     table: Table,
 }
 
@@ -193,7 +194,11 @@ impl Fixture {
             ),
             (Some(_), None) => unreachable!("Target::all gives every Iceberg arm a catalog"),
         };
-        Ok(Self { target, table })
+        Ok(Self {
+            target,
+            dir: dir.to_path_buf(),
+            table,
+        })
     }
 
     /// A writer of its own on the fixture's table, reporting to `hooks`.
@@ -234,6 +239,42 @@ impl Fixture {
             Arm::IcebergRequirement => Box::new(IcebergSink::new(table, hooks, patched::Requirement)),
             other => unreachable!("{} is not a patched arm", other.name()),
         }
+    }
+
+    /// Opens the fixture's kind of catalog where its file cannot be created (`sqlite` only).
+    pub async fn open_unreachable_catalog(&self) -> Result<(), SinkError> {
+        let dir = self.dir.join("no-such-dir").join("deeper");
+        match (&self.table, self.target.catalog) {
+            (Table::Stock(_), Some(kind)) => stock::common::IcebergCatalog { kind, dir }.open().await.map(drop),
+            (Table::Patched(_), Some(kind)) => patched::common::IcebergCatalog { kind, dir }.open().await.map(drop),
+            _ => Ok(()),
+        }
+    }
+
+    /// Data files under the fixture's directory that the table's current version does not
+    /// reference, with their sizes: what aborted attempts left behind.
+    pub async fn unreferenced_data_files(&self) -> Result<Vec<(PathBuf, u64)>, SinkError> {
+        let referenced = match &self.table {
+            Table::Delta(fixture) => fixture.sink(Hooks::default())?.data_files().await?,
+            Table::Stock(fixture) => fixture.handle().await?.data_files().await?,
+            Table::Patched(fixture) => fixture.handle().await?.data_files().await?,
+        };
+        let mut left = vec![];
+        let mut dirs = vec![self.dir.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).map_err(|e| SinkError::Parquet(e.to_string()))? {
+                let entry = entry.map_err(|e| SinkError::Parquet(e.to_string()))?;
+                let path = entry.path();
+                let meta = entry.metadata().map_err(|e| SinkError::Parquet(e.to_string()))?;
+                if meta.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "parquet") && !referenced.contains(&path) {
+                    left.push((path, meta.len()));
+                }
+            }
+        }
+        left.sort();
+        Ok(left)
     }
 
     /// The SQLite catalog file, for targets on `sqlite`.

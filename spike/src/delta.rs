@@ -1,5 +1,6 @@
 //! `delta`: the control. Delta's protocol has an action for exactly this, `txn (appId, version)`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -74,6 +75,12 @@ impl DeltaSink {
     }
 
     async fn load(&self) -> Result<DeltaTable, SinkError> {
+        // Checked here because delta-rs reports a missing directory as a kernel error about an
+        // invalid location, and an empty one as `NotATable`: both mean there is no table.
+        let log = local_path(self.url.as_str()).join("_delta_log");
+        if !log.is_dir() {
+            return Err(SinkError::TableNotFound(format!("no Delta log at {}", log.display())));
+        }
         let mut table = DeltaTable::try_from_url(self.url.clone())
             .await
             .map_err(delta_error)?;
@@ -154,16 +161,22 @@ impl CommitSink for DeltaSink {
     }
 
     async fn row_count(&self) -> Result<u64, SinkError> {
+        parquet_rows(self.data_files().await?)
+    }
+}
+
+impl DeltaSink {
+    /// The data files the current version references.
+    pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
         let table = self.load().await?;
         let root = local_path(self.url.as_str()).to_path_buf();
-        let files: Vec<PathBuf> = table
+        Ok(table
             .snapshot()
             .map_err(delta_error)?
             .log_data()
             .iter()
             .map(|file| root.join(file.path().as_ref()))
-            .collect();
-        parquet_rows(files)
+            .collect())
     }
 }
 

@@ -2,6 +2,7 @@
 //! back its epochs and rows.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -185,9 +186,14 @@ impl IcebergTable {
 
     /// Rows of the current snapshot, from the footers of the data files it references.
     pub async fn row_count(&self) -> Result<u64, SinkError> {
+        parquet_rows(self.data_files().await?)
+    }
+
+    /// The data files the current snapshot references.
+    pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
         let table = self.load().await?;
         if table.metadata().current_snapshot().is_none() {
-            return Ok(0);
+            return Ok(BTreeSet::new());
         }
         let tasks: Vec<_> = table
             .scan()
@@ -199,7 +205,9 @@ impl IcebergTable {
             .try_collect()
             .await
             .map_err(iceberg_error)?;
-        let files: BTreeSet<String> = tasks.iter().map(|t| t.data_file_path().to_string()).collect();
-        parquet_rows(files.iter().map(|f| local_path(f)))
+        Ok(tasks
+            .iter()
+            .map(|t| local_path(t.data_file_path()).to_path_buf())
+            .collect())
     }
 }

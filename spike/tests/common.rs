@@ -1,0 +1,51 @@
+//! Instantiates a generic body for every target: one `mod` per arm and catalog, one test per body.
+
+use spike::suite::{self, Finding};
+use spike::{Fixture, Target};
+
+/// Runs `scenario` on a fresh table of `target` and asserts the arm did what it is expected to.
+pub async fn check(scenario: &str, target: Target) -> Finding {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fixture = Fixture::create(target, dir.path()).await.expect("fixture");
+    let finding = suite::run(scenario, &fixture, suite::PROBE_ROUNDS)
+        .await
+        .unwrap_or_else(|e| panic!("{target} {scenario}: {e}"));
+    println!("{target} {scenario}: {}", finding.observed);
+    assert!(
+        finding.passed,
+        "{target} {scenario}: expected {}, observed {}",
+        finding.expected, finding.observed
+    );
+    finding
+}
+
+/// `targets!(scenario_a, scenario_b; ...)` writes, for every target, a module holding one
+/// `#[tokio::test]` per scenario, so a failure names its arm, build, catalog and body.
+#[macro_export]
+macro_rules! targets {
+    ($($scenario:ident),+ $(,)?) => {
+        $crate::targets!(@target delta, spike::Arm::Delta, None; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_naive_stock, spike::Arm::IcebergNaive(spike::Build::Stock); $($scenario),+);
+        $crate::targets!(@catalogs iceberg_catalog_guard, spike::Arm::IcebergCatalogGuard; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_action, spike::Arm::IcebergAction; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_requirement, spike::Arm::IcebergRequirement; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_naive_patched, spike::Arm::IcebergNaive(spike::Build::Patched); $($scenario),+);
+    };
+    (@catalogs $module:ident, $arm:expr; $($scenario:ident),+) => {
+        mod $module {
+            $crate::targets!(@target memory, $arm, Some(spike::CatalogKind::Memory); $($scenario),+);
+            $crate::targets!(@target sqlite, $arm, Some(spike::CatalogKind::Sqlite); $($scenario),+);
+        }
+    };
+    (@target $module:ident, $arm:expr, $catalog:expr; $($scenario:ident),+) => {
+        mod $module {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $scenario() {
+                    let target = spike::Target { arm: $arm, catalog: $catalog };
+                    $crate::common::check(stringify!($scenario), target).await;
+                }
+            )+
+        }
+    };
+}

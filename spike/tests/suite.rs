@@ -1,0 +1,15 @@
+//! Every generic body of `spike::suite`, on every arm and catalog. Failpoint bodies live in
+//! `crash.rs`: failpoints are process-global and must not fire in these parallel tests.
+
+mod common;
+
+targets!(
+    replay_writes_nothing,
+    distinct_epochs_accumulate,
+    concurrent_writers_commit_once,
+    contention_probe,
+    held_window,
+    missing_table,
+    schema_mismatch,
+    catalog_unavailable,
+);
