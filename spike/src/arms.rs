@@ -174,8 +174,10 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// Creates the target's table under `dir`, which must be empty or absent.
+    /// Creates the target's table under `dir` (created if absent; it should be empty).
     pub async fn create(target: Target, dir: &Path) -> Result<Self, SinkError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| SinkError::CatalogUnavailable(format!("{}: {e}", dir.display())))?;
         let table = match (target.arm.build(), target.catalog) {
             (None, _) => Table::Delta(DeltaFixture::create(&dir.join("delta")).await?),
             (Some(Build::Stock), Some(kind)) => Table::Stock(
