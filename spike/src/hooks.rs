@@ -137,3 +137,34 @@ impl Lane {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap_means_every_check_before_the_first_commit() {
+        let round = Round::new();
+        let (a, b) = (round.lane(), round.lane());
+        a.record_check();
+        b.record_check();
+        a.record_commit();
+        assert!(Lane::overlapped(&[Arc::clone(&a), Arc::clone(&b)]));
+
+        let round = Round::new();
+        let (a, b) = (round.lane(), round.lane());
+        a.record_check();
+        a.record_commit();
+        b.record_check();
+        assert!(!Lane::overlapped(&[a, b]));
+    }
+
+    #[test]
+    fn a_writer_that_never_checked_did_not_overlap() {
+        let round = Round::new();
+        let (a, b) = (round.lane(), round.lane());
+        a.record_check();
+        a.record_commit();
+        assert!(!Lane::overlapped(&[a, b]));
+    }
+}

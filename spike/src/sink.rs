@@ -111,3 +111,26 @@ pub trait CommitSink: Send + Sync {
     /// Rows in the table's current version, counted from the Parquet files it references.
     async fn row_count(&self) -> Result<u64, SinkError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_app_id_is_rejected_before_any_sink_sees_it() {
+        assert!(matches!(AppId::new(""), Err(SinkError::EmptyAppId)));
+        assert!(matches!(AppId::new(" \t"), Err(SinkError::EmptyAppId)));
+        assert_eq!(AppId::new("app-a").unwrap().as_str(), "app-a");
+    }
+
+    #[test]
+    fn epochs_are_limited_to_what_every_format_stores() {
+        assert_eq!(Epoch::new(0).unwrap().get(), 0);
+        assert_eq!(Epoch::new(i64::MAX as u64).unwrap().get(), i64::MAX);
+        assert!(matches!(
+            Epoch::new(i64::MAX as u64 + 1),
+            Err(SinkError::EpochOutOfRange(_))
+        ));
+        assert!(matches!(Epoch::from_stored(-1), Err(SinkError::Corrupt(_))));
+    }
+}
