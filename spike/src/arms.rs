@@ -2,13 +2,14 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::delta::DeltaFixture;
 use crate::error::SinkError;
-use crate::hooks::Hooks;
-use crate::sink::CommitSink;
+use crate::hooks::{CallCounts, Hooks};
+use crate::sink::{AppId, CommitSink, Epoch};
 use crate::{patched, stock};
 
 /// The Iceberg catalogs every Iceberg arm runs on.
@@ -52,7 +53,7 @@ impl Build {
     }
 }
 
-/// One way of making the commit conditional.
+/// One way of making the commit conditional, or (the floors) of not making it so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arm {
     Delta,
@@ -60,6 +61,10 @@ pub enum Arm {
     IcebergCatalogGuard,
     IcebergAction,
     IcebergRequirement,
+    /// Benchmarks' floor: Delta's append without a `txn` action or a check.
+    DeltaPlain,
+    /// Benchmarks' floor: a stock fast append with no check at all.
+    IcebergUnguarded,
 }
 
 impl Arm {
@@ -72,9 +77,14 @@ impl Arm {
         Arm::IcebergNaive(Build::Patched),
     ];
 
+    /// The floors the benchmarks measure the arms against; not part of the suite.
+    pub const FLOORS: [Arm; 2] = [Arm::DeltaPlain, Arm::IcebergUnguarded];
+
     pub fn name(self) -> &'static str {
         match self {
             Arm::Delta => "delta",
+            Arm::DeltaPlain => "delta-plain",
+            Arm::IcebergUnguarded => "iceberg-unguarded",
             Arm::IcebergNaive(_) => "iceberg-naive",
             Arm::IcebergCatalogGuard => "iceberg-catalog-guard",
             Arm::IcebergAction => "iceberg-action",
@@ -85,9 +95,9 @@ impl Arm {
     /// `None` for Delta, which is not iceberg-rust.
     pub fn build(self) -> Option<Build> {
         match self {
-            Arm::Delta => None,
+            Arm::Delta | Arm::DeltaPlain => None,
             Arm::IcebergNaive(build) => Some(build),
-            Arm::IcebergCatalogGuard => Some(Build::Stock),
+            Arm::IcebergCatalogGuard | Arm::IcebergUnguarded => Some(Build::Stock),
             Arm::IcebergAction | Arm::IcebergRequirement => Some(Build::Patched),
         }
     }
@@ -95,7 +105,7 @@ impl Arm {
     /// Whether the arm claims at most one commit per `(app, epoch)` under races. The suite holds
     /// every arm to its claim, and holds `iceberg-naive` to the duplicate it is known to make.
     pub fn claims_exactly_once(self) -> bool {
-        !matches!(self, Arm::IcebergNaive(_))
+        !matches!(self, Arm::IcebergNaive(_) | Arm::DeltaPlain | Arm::IcebergUnguarded)
     }
 }
 
@@ -111,14 +121,19 @@ impl Target {
     pub fn all() -> Vec<Target> {
         Arm::ALL
             .into_iter()
-            .flat_map(|arm| match arm {
-                Arm::Delta => vec![Target { arm, catalog: None }],
-                _ => CatalogKind::ALL
-                    .into_iter()
-                    .map(|c| Target { arm, catalog: Some(c) })
-                    .collect(),
-            })
+            .flat_map(Target::of)
             .collect()
+    }
+
+    /// The arm on every catalog it runs on.
+    pub fn of(arm: Arm) -> Vec<Target> {
+        match arm.build() {
+            None => vec![Target { arm, catalog: None }],
+            Some(_) => CatalogKind::ALL
+                .into_iter()
+                .map(|c| Target { arm, catalog: Some(c) })
+                .collect(),
+        }
     }
 
     pub fn catalog_name(self) -> &'static str {
@@ -203,13 +218,81 @@ impl Fixture {
         })
     }
 
+    /// The target's table that another process created under `dir` (Delta, or Iceberg on `sqlite`).
+    pub async fn open(target: Target, dir: &Path) -> Result<Self, SinkError> {
+        let table = match (target.arm.build(), target.catalog) {
+            (None, _) => Table::Delta(DeltaFixture { path: dir.join("delta") }),
+            (Some(Build::Stock), Some(kind)) => Table::Stock(stock::common::IcebergFixture::open(
+                stock::common::IcebergCatalog { kind, dir: dir.to_path_buf() },
+                "events",
+            )),
+            (Some(Build::Patched), Some(kind)) => Table::Patched(patched::common::IcebergFixture::open(
+                patched::common::IcebergCatalog { kind, dir: dir.to_path_buf() },
+                "events",
+            )),
+            (Some(_), None) => unreachable!("Target::all gives every Iceberg arm a catalog"),
+        };
+        Ok(Self {
+            target,
+            dir: dir.to_path_buf(),
+            table,
+        })
+    }
+
+    /// Every epoch `app` committed to the table, one entry per commit (duplicates included).
+    pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
+        match &self.table {
+            Table::Delta(fixture) => fixture.sink(Hooks::default())?.epoch_history(app).await,
+            Table::Stock(fixture) => fixture.handle().await?.epoch_history(app).await,
+            Table::Patched(fixture) => fixture.handle().await?.epoch_history(app).await,
+        }
+    }
+
     /// A writer of its own on the fixture's table, reporting to `hooks`.
     pub async fn writer(&self, hooks: Hooks) -> Result<Box<dyn CommitSink>, SinkError> {
         Ok(match &self.table {
+            Table::Delta(fixture) if self.target.arm == Arm::DeltaPlain => {
+                Box::new(crate::delta::DeltaSink::plain(&fixture.path)?)
+            }
             Table::Delta(fixture) => Box::new(fixture.sink(hooks)?),
             Table::Stock(fixture) => self.stock_sink(fixture.handle().await?, hooks),
             Table::Patched(fixture) => self.patched_sink(fixture.handle().await?, hooks),
         })
+    }
+
+    /// A writer whose catalog round trips are counted into `counts` (Iceberg; a Delta writer
+    /// counts nothing: its "catalog" is the log directory).
+    pub async fn counting_writer(&self, counts: Arc<CallCounts>) -> Result<Box<dyn CommitSink>, SinkError> {
+        Ok(match &self.table {
+            Table::Delta(_) => self.writer(Hooks::default()).await?,
+            Table::Stock(fixture) => {
+                let mut table = fixture.handle().await?;
+                table.catalog = Arc::new(stock::common::CommitCatalog::counting(table.catalog, counts));
+                self.stock_sink(table, Hooks::default())
+            }
+            Table::Patched(fixture) => {
+                let mut table = fixture.handle().await?;
+                table.catalog = Arc::new(patched::common::CommitCatalog::counting(table.catalog, counts));
+                self.patched_sink(table, Hooks::default())
+            }
+        })
+    }
+
+    /// Gives the table a history of `snapshots` commits of `app` (epochs 1..=snapshots): for
+    /// Iceberg, appends carrying only the epoch; for Delta, one-row commits with a `txn`.
+    pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
+        match &self.table {
+            Table::Delta(fixture) => {
+                let sink = fixture.sink(Hooks::default())?;
+                for n in 1..=snapshots {
+                    sink.commit(app, Epoch::new(n)?, crate::batch::batch(n as i64, 1, "history"))
+                        .await?;
+                }
+                Ok(())
+            }
+            Table::Stock(fixture) => fixture.handle().await?.seed_history(app, 1..snapshots + 1).await,
+            Table::Patched(fixture) => fixture.handle().await?.seed_history(app, 1..snapshots + 1).await,
+        }
     }
 
     /// A writer pointed at a table that does not exist, next to the fixture's.
@@ -229,6 +312,7 @@ impl Fixture {
         match self.target.arm {
             Arm::IcebergNaive(_) => Box::new(IcebergSink::new(table, hooks, Naive)),
             Arm::IcebergCatalogGuard => Box::new(IcebergSink::new(table, hooks, stock::CatalogGuard)),
+            Arm::IcebergUnguarded => Box::new(IcebergSink::new(table, hooks, stock::common::Unguarded)),
             other => unreachable!("{} is not a stock arm", other.name()),
         }
     }

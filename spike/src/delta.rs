@@ -67,11 +67,25 @@ fn delta_error(err: DeltaTableError) -> SinkError {
 pub struct DeltaSink {
     url: Url,
     hooks: Hooks,
+    txn: bool,
 }
 
 impl DeltaSink {
     pub fn new(path: &Path, hooks: Hooks) -> Result<Self, SinkError> {
-        Ok(Self { url: table_url(path)?, hooks })
+        Ok(Self {
+            url: table_url(path)?,
+            hooks,
+            txn: true,
+        })
+    }
+
+    /// `delta-plain`: the same append with no `txn` action and no check. The benchmarks' floor
+    /// for `delta`; claims nothing.
+    pub fn plain(path: &Path) -> Result<Self, SinkError> {
+        Ok(Self {
+            txn: false,
+            ..Self::new(path, Hooks::default())?
+        })
     }
 
     async fn load(&self) -> Result<DeltaTable, SinkError> {
@@ -117,10 +131,12 @@ impl CommitSink for DeltaSink {
         let mut adds = None;
         for attempt in 0..MAX_ATTEMPTS {
             let table = self.load().await?;
-            if let Some(committed) = Self::committed(&table, app).await?.filter(|c| *c >= epoch) {
-                return Ok(CommitOutcome::AlreadyCommitted { committed });
+            if self.txn {
+                if let Some(committed) = Self::committed(&table, app).await?.filter(|c| *c >= epoch) {
+                    return Ok(CommitOutcome::AlreadyCommitted { committed });
+                }
+                self.hooks.epoch_check_passed().await;
             }
-            self.hooks.epoch_check_passed().await;
             let actions = match &adds {
                 Some(written) => Vec::clone(written),
                 None => adds.insert(write(&table, &batch).await?).clone(),
@@ -128,8 +144,12 @@ impl CommitSink for DeltaSink {
             fail::fail_point!("barrier.before-swap", |_| Err(SinkError::Injected(
                 "barrier.before-swap".to_string()
             )));
-            let properties = CommitProperties::default()
-                .with_application_transaction(Transaction::new(app.as_str(), epoch.get()));
+            let properties = if self.txn {
+                CommitProperties::default()
+                    .with_application_transaction(Transaction::new(app.as_str(), epoch.get()))
+            } else {
+                CommitProperties::default()
+            };
             let snapshot = table.snapshot().map_err(delta_error)?;
             let committed = CommitBuilder::from(properties)
                 .with_actions(actions)
@@ -166,6 +186,34 @@ impl CommitSink for DeltaSink {
 }
 
 impl DeltaSink {
+    /// Every epoch `app` committed, in log order, read from the `txn` actions of each commit
+    /// file (the snapshot keeps only the latest): what an audit counts duplicates in.
+    pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
+        let log = local_path(self.url.as_str()).join("_delta_log");
+        let mut commits: Vec<PathBuf> = std::fs::read_dir(&log)
+            .map_err(|e| SinkError::Delta(e.to_string()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|x| x == "json") && !path.to_string_lossy().contains(".tmp"))
+            .collect();
+        commits.sort();
+        let mut epochs = vec![];
+        for commit in commits {
+            let text = std::fs::read_to_string(&commit).map_err(|e| SinkError::Delta(e.to_string()))?;
+            for line in text.lines() {
+                let action: serde_json::Value =
+                    serde_json::from_str(line).map_err(|e| SinkError::Corrupt(format!("{}: {e}", commit.display())))?;
+                let txn = &action["txn"];
+                if txn["appId"].as_str() == Some(app.as_str()) {
+                    let version = txn["version"]
+                        .as_i64()
+                        .ok_or_else(|| SinkError::Corrupt(format!("{}: txn without version", commit.display())))?;
+                    epochs.push(Epoch::from_stored(version)?);
+                }
+            }
+        }
+        Ok(epochs)
+    }
+
     /// The data files the current version references.
     pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
         let table = self.load().await?;

@@ -83,6 +83,20 @@ impl HeldWindow {
     }
 }
 
+/// Catalog round trips, counted by a counting `CommitCatalog` (benchmarks report them next to
+/// the times: a check that costs a round trip shows up here before it shows up in a median).
+#[derive(Debug, Default)]
+pub struct CallCounts {
+    pub loads: AtomicU64,
+    pub updates: AtomicU64,
+}
+
+impl CallCounts {
+    pub fn take(&self) -> (u64, u64) {
+        (self.loads.swap(0, Ordering::SeqCst), self.updates.swap(0, Ordering::SeqCst))
+    }
+}
+
 /// A shared logical clock for one race round, so that lanes can be ordered.
 #[derive(Default)]
 pub struct Round {

@@ -22,6 +22,7 @@ pub mod hooks;
 pub mod patched;
 pub mod sink;
 pub mod stock;
+pub mod stress;
 pub mod suite;
 pub mod verdict;
 

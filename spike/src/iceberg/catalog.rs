@@ -22,7 +22,7 @@ use super::ice_sql::{
 use super::table::iceberg_error;
 use crate::arms::CatalogKind;
 use crate::error::SinkError;
-use crate::hooks::Hooks;
+use crate::hooks::{CallCounts, Hooks};
 use crate::sink::{AppId, Epoch};
 
 const CATALOG_NAME: &str = "barrier";
@@ -105,15 +105,27 @@ pub struct EpochGuard {
 pub struct CommitCatalog {
     inner: Arc<dyn Catalog>,
     guard: Option<EpochGuard>,
+    counts: Option<Arc<CallCounts>>,
 }
 
 impl CommitCatalog {
     pub fn new(inner: Arc<dyn Catalog>) -> Self {
-        Self { inner, guard: None }
+        Self { inner, guard: None, counts: None }
     }
 
     pub fn guarded(inner: Arc<dyn Catalog>, guard: EpochGuard) -> Self {
-        Self { inner, guard: Some(guard) }
+        Self { inner, guard: Some(guard), counts: None }
+    }
+
+    /// Counts every `load_table` and `update_table` that goes through it.
+    pub fn counting(inner: Arc<dyn Catalog>, counts: Arc<CallCounts>) -> Self {
+        Self { inner, guard: None, counts: Some(counts) }
+    }
+
+    fn count(&self, field: impl Fn(&CallCounts) -> &std::sync::atomic::AtomicU64) {
+        if let Some(counts) = &self.counts {
+            field(counts).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 
@@ -133,6 +145,7 @@ fn injected(point: &str) -> ice::Error {
 #[async_trait]
 impl Catalog for CommitCatalog {
     async fn load_table(&self, table: &TableIdent) -> ice::Result<Table> {
+        self.count(|c| &c.loads);
         let loaded = self.inner.load_table(table).await?;
         if let Some(guard) = &self.guard {
             check_free(loaded.metadata(), &guard.app, guard.epoch)?;
@@ -142,6 +155,7 @@ impl Catalog for CommitCatalog {
     }
 
     async fn update_table(&self, commit: TableCommit) -> ice::Result<Table> {
+        self.count(|c| &c.updates);
         fail::fail_point!("barrier.before-swap", |_| Err(injected("barrier.before-swap")));
         let table = self.inner.update_table(commit).await?;
         // The swap happened; the writer is about to lose the answer (an unknown outcome).

@@ -2,7 +2,11 @@
 
 use std::collections::HashMap;
 
-use super::ice::spec::{Snapshot, TableMetadata};
+use super::ice::spec::{
+    FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot,
+    SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder,
+    Type, UnboundPartitionSpec,
+};
 use super::ice::{self, ErrorKind};
 use crate::error::SinkError;
 use crate::sink::{AppId, Epoch};
@@ -43,6 +47,17 @@ pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<E
         next = snapshot.parent_snapshot_id();
     }
     Ok(None)
+}
+
+/// Every epoch `app` committed on `main`, newest first: what an audit counts duplicates in.
+pub fn epoch_history(metadata: &TableMetadata, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
+    let mut epochs = vec![];
+    let mut next = metadata.current_snapshot_id();
+    while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {
+        epochs.extend(epoch_of(snapshot, app)?);
+        next = snapshot.parent_snapshot_id();
+    }
+    Ok(epochs)
 }
 
 /// The same answer from every snapshot the metadata holds, main's or not: the baseline the
@@ -91,4 +106,54 @@ pub fn check_free(metadata: &TableMetadata, app: &AppId, epoch: Epoch) -> ice::R
         Ok(Some(committed)) if committed >= epoch => Err(epoch_taken(app, committed)),
         Ok(_) => Ok(()),
     }
+}
+
+/// Table metadata with `history` snapshots on `main`, committed in turn by `apps` apps
+/// (`app-0`, `app-1`, ...), each snapshot one epoch further for its app: what the epoch lookup
+/// walks, without the files. For benchmarks of the lookup alone.
+pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
+    let schema = Schema::builder()
+        .with_fields(vec![NestedField::required(1, "id", Type::Primitive(PrimitiveType::Long)).into()])
+        .build()
+        .expect("static schema");
+    let mut builder = TableMetadataBuilder::new(
+        schema,
+        UnboundPartitionSpec::builder().build(),
+        SortOrder::unsorted_order(),
+        "file:///synthetic".to_string(),
+        FormatVersion::V2,
+        HashMap::new(),
+    )
+    .expect("static metadata")
+    .build()
+    .expect("static metadata")
+    .metadata
+    .into_builder(None);
+    let mut parent = None;
+    for i in 0..history {
+        let id = i as i64 + 1;
+        let app = format!("app-{}", i % apps.max(1));
+        let summary = Summary {
+            operation: Operation::Append,
+            additional_properties: HashMap::from([
+                (APP_ID_KEY.to_string(), app),
+                (EPOCH_KEY.to_string(), (i / apps.max(1) + 1).to_string()),
+            ]),
+        };
+        let snapshot = Snapshot::builder()
+            .with_snapshot_id(id)
+            .with_parent_snapshot_id(parent)
+            .with_sequence_number(id)
+            .with_timestamp_ms(1_700_000_000_000 + id)
+            .with_manifest_list(format!("file:///synthetic/metadata/snap-{id}.avro"))
+            .with_summary(summary)
+            .with_schema_id(0)
+            .build();
+        builder = builder
+            .add_snapshot(snapshot)
+            .and_then(|b| b.set_ref(MAIN_BRANCH, SnapshotReference::new(id, SnapshotRetention::branch(None, None, None))))
+            .expect("synthetic snapshots are valid");
+        parent = Some(id);
+    }
+    builder.build().expect("synthetic metadata is valid").metadata
 }

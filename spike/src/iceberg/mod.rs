@@ -15,8 +15,9 @@ mod table;
 
 pub use catalog::{CommitCatalog, EpochGuard, IcebergCatalog};
 pub use epoch::{
-    APP_ID_KEY, EPOCH_KEY, check_free, committed_epoch, committed_epoch_full_scan, epoch_summary,
+    APP_ID_KEY, EPOCH_KEY, check_free, committed_epoch, committed_epoch_full_scan, epoch_history, epoch_summary,
+    synthetic_history,
 };
-pub use naive::Naive;
+pub use naive::{Naive, Unguarded};
 pub use sink::{CommitStrategy, IcebergSink};
 pub use table::{IcebergFixture, IcebergTable, iceberg_error};

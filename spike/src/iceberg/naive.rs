@@ -1,10 +1,12 @@
-//! `iceberg-naive`: the original experiment's sink. Load, check, then a stock fast append.
+//! `iceberg-naive`, the original experiment's sink, and `iceberg-unguarded`, the benchmarks'
+//! floor: both commit a stock fast append; only the first checks the epoch first.
 
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::catalog::CommitCatalog;
 use super::epoch::epoch_summary;
+use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::sink::CommitStrategy;
 use super::table::{IcebergTable, iceberg_error};
@@ -18,6 +20,31 @@ use crate::sink::{AppId, CommitOutcome, Epoch};
 /// it finds, so the check constrains nothing. A writer that checks while the epoch is free and
 /// then loses the race commits a duplicate. Kept as the control that shows the gap.
 pub struct Naive;
+
+/// No check at all: the cost floor the guarded arms are measured against. Not an arm of the
+/// suite; it claims nothing.
+pub struct Unguarded;
+
+/// Writes `batch` and commits it on `base` as a stock fast append carrying the epoch.
+async fn append(
+    table: &IcebergTable,
+    base: &Table,
+    app: &AppId,
+    epoch: Epoch,
+    batch: &RecordBatch,
+) -> Result<CommitOutcome, SinkError> {
+    let files = IcebergTable::write(base, batch).await?;
+    let tx = Transaction::new(base);
+    let append = tx
+        .fast_append()
+        .add_data_files(files)
+        .set_snapshot_properties(epoch_summary(app, epoch));
+    let tx = append.apply(tx).map_err(iceberg_error)?;
+    tx.commit(&CommitCatalog::new(table.catalog.clone()))
+        .await
+        .map_err(iceberg_error)?;
+    Ok(CommitOutcome::Committed)
+}
 
 #[async_trait]
 impl CommitStrategy for Naive {
@@ -38,16 +65,24 @@ impl CommitStrategy for Naive {
             return Ok(replay);
         }
         hooks.epoch_check_passed().await;
-        let files = IcebergTable::write(&base, &batch).await?;
-        let tx = Transaction::new(&base);
-        let append = tx
-            .fast_append()
-            .add_data_files(files)
-            .set_snapshot_properties(epoch_summary(app, epoch));
-        let tx = append.apply(tx).map_err(iceberg_error)?;
-        tx.commit(&CommitCatalog::new(table.catalog.clone()))
-            .await
-            .map_err(iceberg_error)?;
-        Ok(CommitOutcome::Committed)
+        append(table, &base, app, epoch, &batch).await
+    }
+}
+
+#[async_trait]
+impl CommitStrategy for Unguarded {
+    fn arm(&self) -> &'static str {
+        "iceberg-unguarded"
+    }
+
+    async fn commit(
+        &self,
+        table: &IcebergTable,
+        _hooks: &Hooks,
+        app: &AppId,
+        epoch: Epoch,
+        batch: RecordBatch,
+    ) -> Result<CommitOutcome, SinkError> {
+        append(table, &table.load().await?, app, epoch, &batch).await
     }
 }

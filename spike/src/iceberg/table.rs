@@ -88,6 +88,16 @@ impl IcebergFixture {
         })
     }
 
+    /// The table `name` that another process created in `catalog` (`sqlite` only: a `memory`
+    /// catalog lives and dies with the process that made it).
+    pub fn open(catalog: IcebergCatalog, name: &str) -> Self {
+        Self {
+            catalog,
+            ident: TableIdent::new(NamespaceIdent::new(NAMESPACE.to_string()), name.to_string()),
+            memory: None,
+        }
+    }
+
     /// A writer's handle: the shared instance for `memory`, a new connection for `sqlite`.
     pub async fn handle(&self) -> Result<IcebergTable, SinkError> {
         let catalog = match &self.memory {
@@ -126,6 +136,47 @@ pub struct IcebergTable {
 }
 
 impl IcebergTable {
+    /// A new table named `name` in the same namespace, registered on this table's current metadata:
+    /// the same history, without rewriting it. Benchmarks fork one seeded table per arm.
+    pub async fn fork(&self, name: &str) -> Result<IcebergTable, SinkError> {
+        let location = self
+            .load()
+            .await?
+            .metadata_location()
+            .ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?
+            .to_string();
+        let ident = TableIdent::new(self.ident.namespace().clone(), name.to_string());
+        self.catalog
+            .register_table(&ident, location)
+            .await
+            .map_err(iceberg_error)?;
+        Ok(IcebergTable {
+            catalog: self.catalog.clone(),
+            ident,
+        })
+    }
+
+    /// Commits epochs `epochs` of `app` as appends with no data files, only the epoch in the
+    /// summary: a long history, cheaply (each such snapshot adds no manifest).
+    pub async fn seed_history(&self, app: &AppId, epochs: std::ops::Range<u64>) -> Result<(), SinkError> {
+        use super::ice::transaction::{ApplyTransactionAction, Transaction};
+        for n in epochs {
+            let base = self.load().await?;
+            let tx = Transaction::new(&base);
+            let append = tx
+                .fast_append()
+                .with_check_duplicate(false)
+                .set_snapshot_properties(super::epoch::epoch_summary(app, Epoch::new(n)?));
+            append
+                .apply(tx)
+                .map_err(iceberg_error)?
+                .commit(self.catalog.as_ref())
+                .await
+                .map_err(iceberg_error)?;
+        }
+        Ok(())
+    }
+
     pub async fn load(&self) -> Result<Table, SinkError> {
         self.catalog.load_table(&self.ident).await.map_err(iceberg_error)
     }
@@ -178,6 +229,10 @@ impl IcebergTable {
             "barrier.after-data-files".to_string()
         )));
         Ok(files)
+    }
+
+    pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
+        super::epoch::epoch_history(self.load().await?.metadata(), app)
     }
 
     pub async fn committed_epoch(&self, app: &AppId) -> Result<Option<Epoch>, SinkError> {

@@ -1,0 +1,57 @@
+//! `commit/<arm>/<catalog>/<history>`: one commit of the same small batch, for every arm of the
+//! suite and the two floors, on every catalog, at table histories of 1, 100 and 1000 snapshots.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use barrier_benches::{Seeded, app, io_criterion, record_round_trips, runtime};
+use spike::suite::BATCH_ROWS;
+use spike::batch::batch;
+use spike::{Arm, Build, Target};
+
+const HISTORIES: [u64; 3] = [1, 100, 1000];
+
+fn arms() -> Vec<Arm> {
+    vec![
+        Arm::IcebergUnguarded,
+        Arm::IcebergNaive(Build::Stock),
+        Arm::IcebergCatalogGuard,
+        Arm::IcebergAction,
+        Arm::IcebergRequirement,
+        Arm::DeltaPlain,
+        Arm::Delta,
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("commit");
+    for history in HISTORIES {
+        for target in arms().into_iter().flat_map(Target::of) {
+            let id = format!("{}/{}/{history}", target.arm.name(), target.catalog_name());
+            let seeded = rt.block_on(Seeded::new(target, history));
+            let mut commits = 0;
+            group.bench_function(&id, |b| {
+                b.to_async(&rt).iter(|| {
+                    commits += 1;
+                    let epoch = seeded.epoch();
+                    let app = app();
+                    let writer = &seeded.writer;
+                    async move {
+                        writer
+                            .commit(&app, epoch, batch(0, BATCH_ROWS, "bench"))
+                            .await
+                            .expect("commit")
+                    }
+                })
+            });
+            record_round_trips(&format!("commit/{id}"), &seeded.counts, commits);
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = io_criterion();
+    targets = bench
+}
+criterion_main!(benches);
