@@ -193,7 +193,13 @@ impl DeltaSink {
         let mut commits: Vec<PathBuf> = std::fs::read_dir(&log)
             .map_err(|e| SinkError::Delta(e.to_string()))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| path.extension().is_some_and(|x| x == "json") && !path.to_string_lossy().contains(".tmp"))
+            // Commit files only (`<version>.json`), not a writer's temporary `_commit_*` file.
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_suffix(".json"))
+                    .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+            })
             .collect();
         commits.sort();
         let mut epochs = vec![];

@@ -1,0 +1,30 @@
+//! Many processes per arm, killed and crashed at random, on one table each: every epoch ends up
+//! in the table, exactly once for every arm that claims it. Runs the `stress` binary (bounded:
+//! 4 writers, 10 epochs, 4 SIGKILLs, 5% abort chance at each commit failpoint, 180 s per arm).
+
+use std::process::Command;
+
+#[test]
+fn many_processes_killed_and_crashed_lose_nothing() {
+    let output = Command::new(env!("CARGO_BIN_EXE_stress"))
+        .args(["--writers", "4", "--epochs", "10", "--kills", "4", "--fault-rate", "0.05"])
+        .args(["--seconds", "180", "--json"])
+        .output()
+        .expect("stress runs");
+    let summary = String::from_utf8_lossy(&output.stderr);
+    println!("{summary}");
+    let audits: serde_json::Value = serde_json::from_slice(&output.stdout).expect("stress prints its audits as JSON");
+    let audits = audits.as_array().expect("one audit per arm");
+    assert_eq!(audits.len(), spike::Arm::ALL.len());
+    for audit in audits {
+        let arm = format!("{} on {}", audit["arm"], audit["catalog"]);
+        assert_eq!(audit["finished"], true, "{arm}: writers did not finish: {summary}");
+        assert_eq!(audit["lost_epochs"].as_array().map(Vec::len), Some(0), "{arm} lost an epoch");
+        assert!(audit["kills"].as_u64() > Some(0), "{arm}: no writer was killed, nothing was tested");
+        if audit["claims_exactly_once"] == true {
+            assert_eq!(audit["duplicates"], 0, "{arm} duplicated an epoch");
+            assert_eq!(audit["rows"], audit["rows_expected"], "{arm}: rows");
+        }
+    }
+    assert!(output.status.success(), "stress exited {:?}", output.status);
+}
