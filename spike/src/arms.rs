@@ -21,15 +21,20 @@ pub enum CatalogKind {
     /// `iceberg-catalog-sql` on a SQLite file: a compare-and-swap in the database, usable from
     /// several processes.
     Sqlite,
+    /// `iceberg-catalog-sql` on the PostgreSQL server at `$BARRIER_POSTGRES_URL`: what writers on
+    /// many machines would share. Not an embedded default; `stress --catalog postgres` uses it.
+    Postgres,
 }
 
 impl CatalogKind {
+    /// The embedded defaults every Iceberg arm of the suite and `verdict` runs on.
     pub const ALL: [CatalogKind; 2] = [CatalogKind::Memory, CatalogKind::Sqlite];
 
     pub fn name(self) -> &'static str {
         match self {
             CatalogKind::Memory => "memory",
             CatalogKind::Sqlite => "sqlite",
+            CatalogKind::Postgres => "postgres",
         }
     }
 }
@@ -107,6 +112,20 @@ impl Arm {
     pub fn claims_exactly_once(self) -> bool {
         !matches!(self, Arm::IcebergNaive(_) | Arm::DeltaPlain | Arm::IcebergUnguarded)
     }
+}
+
+/// The arm's name on the command line: the suite's name, with `@patched` for the patched
+/// build's `iceberg-naive`.
+pub fn arm_label(arm: Arm) -> String {
+    match arm {
+        Arm::IcebergNaive(Build::Patched) => format!("{}@patched", arm.name()),
+        _ => arm.name().to_string(),
+    }
+}
+
+/// The arm named `label` (see [`arm_label`]), among the suite's arms and the floors.
+pub fn arm_named(label: &str) -> Option<Arm> {
+    Arm::ALL.into_iter().chain(Arm::FLOORS).find(|arm| arm_label(*arm) == label)
 }
 
 /// One arm on one catalog (Delta runs on the local filesystem, with no catalog).
@@ -381,7 +400,7 @@ impl Fixture {
                 TableLocation::Iceberg {
                     catalog: fixture.catalog.kind,
                     sqlite_file: fixture.catalog.sqlite_file(),
-                    catalog_name: fixture.catalog.name().to_string(),
+                    catalog_name: fixture.catalog.name(),
                     namespace: fixture.ident.namespace().join("."),
                     table: fixture.ident.name().to_string(),
                     warehouse: fixture.catalog.warehouse(),

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arms::{Arm, Fixture, Target};
+use crate::arms::{Arm, CatalogKind, Fixture, Target};
 use crate::batch::batch;
 use crate::error::SinkError;
 use crate::hooks::CallCounts;
@@ -101,24 +101,25 @@ fn app() -> AppId {
     AppId::new("stress").expect("not empty")
 }
 
-/// The target a stress run uses for `arm`: the SQLite catalog for Iceberg, shared by processes.
-pub fn target(arm: Arm) -> Target {
-    Target::of(arm)
-        .into_iter()
-        .find(|t| t.catalog != Some(crate::CatalogKind::Memory))
-        .expect("every arm has a multi-process target")
+/// The target a stress run uses for `arm`: Iceberg on `catalog` (a catalog several processes
+/// share: `sqlite` or `postgres`), Delta on the local filesystem.
+pub fn target(arm: Arm, catalog: CatalogKind) -> Target {
+    Target {
+        arm,
+        catalog: arm.build().map(|_| catalog),
+    }
 }
 
 /// Runs `arm` under `options` in `dir`, spawning workers from the executable `exe`.
-pub async fn run(arm: Arm, dir: &Path, exe: &Path, options: &StressOptions) -> Result<Audit, SinkError> {
-    let target = target(arm);
+pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions) -> Result<Audit, SinkError> {
+    let arm = target.arm;
     let fixture = Fixture::create(target, dir).await?;
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| SinkError::Corrupt(e.to_string()))?;
     let spawn = |id: usize| -> std::io::Result<Child> {
         Command::new(exe)
             .arg("worker")
-            .args(["--arm", arm.name(), "--dir"])
+            .args(["--arm", &crate::arms::arm_label(arm), "--catalog", target.catalog.unwrap_or(CatalogKind::Sqlite).name(), "--dir"])
             .arg(dir)
             .args(["--epochs", &options.epochs.to_string()])
             .args(["--fault-rate", &options.fault_rate.to_string()])
@@ -135,7 +136,7 @@ pub async fn run(arm: Arm, dir: &Path, exe: &Path, options: &StressOptions) -> R
     let (mut kills, mut crashes, mut restarts) = (0, 0, 0);
     let max_restarts = options.writers * (options.epochs as usize + options.kills + 4);
     let started = Instant::now();
-    let mut next_kill = Duration::from_millis(50 + rng.below(400));
+    let mut next_kill = Duration::from_millis(20 + rng.below(150));
     while children.iter().any(Option::is_some) && started.elapsed() < options.deadline {
         for id in 0..children.len() {
             let Some(child) = children[id].as_mut() else { continue };
@@ -167,7 +168,7 @@ pub async fn run(arm: Arm, dir: &Path, exe: &Path, options: &StressOptions) -> R
                     children[victim] = Some(spawn(victim).map_err(|e| SinkError::Corrupt(e.to_string()))?);
                 }
             }
-            next_kill = started.elapsed() + Duration::from_millis(50 + rng.below(400));
+            next_kill = started.elapsed() + Duration::from_millis(20 + rng.below(150));
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
@@ -237,14 +238,14 @@ async fn audit(
 
 /// One writer process: arm the failpoints, then commit every epoch from the table's committed
 /// one (replayed) to the last, logging each attempt. Returns when every epoch is in the table.
-pub async fn worker(arm: Arm, dir: &Path, epochs: u64, fault_rate: f64, id: usize) -> Result<(), SinkError> {
+pub async fn worker(target: Target, dir: &Path, epochs: u64, fault_rate: f64, id: usize) -> Result<(), SinkError> {
     // A failpoint's panic must kill the process where it stands, like a crash does.
     std::panic::set_hook(Box::new(|_| std::process::abort()));
     let percent = (fault_rate * 100.0).clamp(0.0, 100.0);
     for point in FAILPOINTS {
         fail::cfg(point, &format!("{percent}%panic")).map_err(SinkError::Corrupt)?;
     }
-    let fixture = Fixture::open(target(arm), dir).await?;
+    let fixture = Fixture::open(target, dir).await?;
     let counts = Arc::new(CallCounts::default());
     let sink = fixture.counting_writer(Arc::clone(&counts)).await?;
     let mut log = std::fs::OpenOptions::new()

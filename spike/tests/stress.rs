@@ -5,10 +5,27 @@
 use std::process::Command;
 
 #[test]
-fn many_processes_killed_and_crashed_lose_nothing() {
+fn many_processes_on_sqlite_lose_nothing() {
+    stress("sqlite");
+}
+
+/// The production-shaped catalog: iceberg-catalog-sql on PostgreSQL. `scripts/test` starts a
+/// server on loopback (`scripts/postgres`) and exports its URL.
+#[test]
+fn many_processes_on_postgres_lose_nothing() {
+    if std::env::var_os("BARRIER_POSTGRES_URL").is_none() {
+        let why = std::env::var("BARRIER_POSTGRES_UNAVAILABLE")
+            .unwrap_or_else(|_| "BARRIER_POSTGRES_URL is not set; scripts/test starts a server".into());
+        println!("SKIPPED many_processes_on_postgres_lose_nothing: {why}");
+        return;
+    }
+    stress("postgres");
+}
+
+fn stress(catalog: &str) {
     let output = Command::new(env!("CARGO_BIN_EXE_stress"))
         .args(["--writers", "4", "--epochs", "10", "--kills", "4", "--fault-rate", "0.05"])
-        .args(["--seconds", "180", "--json"])
+        .args(["--seconds", "180", "--catalog", catalog, "--json"])
         .output()
         .expect("stress runs");
     let summary = String::from_utf8_lossy(&output.stderr);

@@ -5,29 +5,35 @@
 //!
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
-//!        [--seed N] [--arm NAME]... [--keep DIR] [--json]
+//!        [--seed N] [--arm NAME]... [--catalog sqlite|postgres] [--keep DIR] [--json]
+//! ```
+//!
+//! `--catalog postgres` puts every Iceberg arm on the PostgreSQL server at
+//! `$BARRIER_POSTGRES_URL` (scripts/postgres starts one on loopback).
+//!
+//! ```text
 //! ```
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use spike::Arm;
+use spike::{Arm, CatalogKind};
 use spike::stress::{self, StressOptions};
 
 const USAGE: &str = "usage: stress [--writers N] [--epochs N] [--kills N] [--fault-rate P] [--seconds N]
-              [--seed N] [--arm NAME]... [--keep DIR] [--json]";
+              [--seed N] [--arm NAME]... [--catalog sqlite|postgres] [--keep DIR] [--json]";
 
-/// Arms by the names the suite uses; the patched build's naive arm is `iceberg-naive@patched`.
 fn arm_named(name: &str) -> Result<Arm, String> {
-    let label = |arm: Arm| match arm {
-        Arm::IcebergNaive(spike::Build::Patched) => "iceberg-naive@patched".to_string(),
-        _ => arm.name().to_string(),
-    };
-    Arm::ALL
-        .into_iter()
-        .find(|arm| label(*arm) == name)
-        .ok_or_else(|| format!("unknown arm {name}"))
+    spike::arms::arm_named(name).ok_or_else(|| format!("unknown arm {name}"))
+}
+
+fn catalog_named(name: &str) -> Result<CatalogKind, String> {
+    match name {
+        "sqlite" => Ok(CatalogKind::Sqlite),
+        "postgres" => Ok(CatalogKind::Postgres),
+        other => Err(format!("--catalog {other}: sqlite or postgres (memory is one process's)")),
+    }
 }
 
 fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &str) -> Result<T, String> {
@@ -37,9 +43,11 @@ fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &s
 
 async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut arm, mut dir, mut epochs, mut rate, mut id) = (None, None, 0, 0.0, 0);
+    let mut catalog = CatalogKind::Sqlite;
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--arm" => arm = Some(arm_named(&value::<String>(&mut args, "--arm")?)?),
+            "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
             "--dir" => dir = Some(PathBuf::from(value::<String>(&mut args, "--dir")?)),
             "--epochs" => epochs = value(&mut args, "--epochs")?,
             "--fault-rate" => rate = value(&mut args, "--fault-rate")?,
@@ -48,7 +56,9 @@ async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         }
     }
     let (arm, dir) = (arm.ok_or("worker needs --arm")?, dir.ok_or("worker needs --dir")?);
-    stress::worker(arm, &dir, epochs, rate, id).await.map_err(|e| e.to_string())
+    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, id)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -73,6 +83,7 @@ async fn main() -> ExitCode {
         seed: 0x5eed,
     };
     let (mut arms, mut keep, mut json) = (vec![], None, false);
+    let mut catalog = CatalogKind::Sqlite;
     let parsed: Result<(), String> = (|| {
         while let Some(flag) = args.next() {
             match flag.as_str() {
@@ -83,6 +94,7 @@ async fn main() -> ExitCode {
                 "--seconds" => options.deadline = Duration::from_secs(value(&mut args, "--seconds")?),
                 "--seed" => options.seed = value(&mut args, "--seed")?,
                 "--arm" => arms.push(arm_named(&value::<String>(&mut args, "--arm")?)?),
+                "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
                 "--keep" => keep = Some(PathBuf::from(value::<String>(&mut args, "--keep")?)),
                 "--json" => json = true,
                 _ => return Err(format!("unknown argument {flag}\n{USAGE}")),
@@ -102,9 +114,10 @@ async fn main() -> ExitCode {
     let root = keep.unwrap_or_else(|| scratch.path().to_path_buf());
     let mut audits = vec![];
     for arm in arms {
-        let label = stress::target(arm).to_string();
+        let target = stress::target(arm, catalog);
+        let label = target.to_string();
         eprintln!("stress: {label}: {} writers, epochs 1..={}", options.writers, options.epochs);
-        match stress::run(arm, &root.join(label.replace('/', "-")), &exe, &options).await {
+        match stress::run(target, &root.join(label.replace('/', "-")), &exe, &options).await {
             Ok(audit) => {
                 eprintln!(
                     "stress: {label}: {} attempts, {} lost swaps, {} kills, {} crashes, {} duplicates ({:.1} per 1000 attempts), {} lost, rows {}/{}, {} files left behind: {}",

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -36,8 +36,18 @@ pub struct IcebergCatalog {
 }
 
 impl IcebergCatalog {
-    pub fn name(&self) -> &'static str {
-        CATALOG_NAME
+    /// The catalog name. On a shared PostgreSQL server, one per directory, so that runs do not
+    /// see each other's tables; every process given the same directory derives the same name.
+    pub fn name(&self) -> String {
+        match self.kind {
+            CatalogKind::Postgres => {
+                let hash = self.dir.to_string_lossy().bytes().fold(0xcbf29ce484222325u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+                });
+                format!("{CATALOG_NAME}-{hash:016x}")
+            }
+            _ => CATALOG_NAME.to_string(),
+        }
     }
 
     /// The SQLite database file, for `sqlite`.
@@ -64,28 +74,36 @@ impl IcebergCatalog {
             }
             CatalogKind::Sqlite => {
                 let file = self.sqlite_file().expect("sqlite catalog has a file");
-                sqlite_catalog(&file, &self.warehouse(), storage).await
+                let uri = format!("sqlite://{}?mode=rwc", file.display());
+                self.sql_catalog(&uri, SqlBindStyle::QMark, storage).await
+            }
+            CatalogKind::Postgres => {
+                let uri = std::env::var("BARRIER_POSTGRES_URL").map_err(|_| {
+                    SinkError::CatalogUnavailable("BARRIER_POSTGRES_URL is not set".to_string())
+                })?;
+                self.sql_catalog(&uri, SqlBindStyle::DollarNumeric, storage).await
             }
         }
     }
-}
 
-async fn sqlite_catalog(
-    file: &Path,
-    warehouse: &str,
-    storage: Arc<LocalFsStorageFactory>,
-) -> Result<Arc<dyn Catalog>, SinkError> {
-    let props = HashMap::from([
-        (SQL_CATALOG_PROP_URI.to_string(), format!("sqlite://{}?mode=rwc", file.display())),
-        (SQL_CATALOG_PROP_WAREHOUSE.to_string(), warehouse.to_string()),
-        (SQL_CATALOG_PROP_BIND_STYLE.to_string(), SqlBindStyle::QMark.to_string()),
-    ]);
-    let catalog = SqlCatalogBuilder::default()
-        .with_storage_factory(storage)
-        .load(CATALOG_NAME, props)
-        .await
-        .map_err(|e| SinkError::CatalogUnavailable(format!("{}: {e}", file.display())))?;
-    Ok(Arc::new(catalog))
+    async fn sql_catalog(
+        &self,
+        uri: &str,
+        bind_style: SqlBindStyle,
+        storage: Arc<LocalFsStorageFactory>,
+    ) -> Result<Arc<dyn Catalog>, SinkError> {
+        let props = HashMap::from([
+            (SQL_CATALOG_PROP_URI.to_string(), uri.to_string()),
+            (SQL_CATALOG_PROP_WAREHOUSE.to_string(), self.warehouse()),
+            (SQL_CATALOG_PROP_BIND_STYLE.to_string(), bind_style.to_string()),
+        ]);
+        let catalog = SqlCatalogBuilder::default()
+            .with_storage_factory(storage)
+            .load(self.name(), props)
+            .await
+            .map_err(|e| SinkError::CatalogUnavailable(format!("{uri}: {e}")))?;
+        Ok(Arc::new(catalog))
+    }
 }
 
 /// Rejects the refresh of a commit whose epoch the table already records.
