@@ -258,6 +258,31 @@ impl Fixture {
         })
     }
 
+    /// Removes the history that carries the epochs, the way retention does: Iceberg expires every
+    /// snapshot but the current one; Delta checkpoints and deletes the commit files the checkpoint
+    /// covers. Returns how many snapshots or files went.
+    pub async fn expire_history(&self) -> Result<usize, SinkError> {
+        match &self.table {
+            Table::Delta(fixture) => fixture.sink(Hooks::default())?.checkpoint_and_clean_log().await,
+            Table::Stock(fixture) => fixture.handle().await?.expire_all_but_current().await,
+            Table::Patched(fixture) => fixture.handle().await?.expire_all_but_current().await,
+        }
+    }
+
+    /// What the Iceberg ancestry walk alone finds for `app`, without the watermark property
+    /// (`None` for Delta, which has no such walk).
+    pub async fn epoch_from_walk_alone(&self, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+        match &self.table {
+            Table::Delta(_) => Ok(None),
+            Table::Stock(fixture) => {
+                stock::common::committed_epoch_on_main(fixture.handle().await?.load().await?.metadata(), app)
+            }
+            Table::Patched(fixture) => {
+                patched::common::committed_epoch_on_main(fixture.handle().await?.load().await?.metadata(), app)
+            }
+        }
+    }
+
     /// Every epoch `app` committed to the table, one entry per commit (duplicates included).
     pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
         match &self.table {

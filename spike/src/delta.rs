@@ -186,6 +186,22 @@ impl CommitSink for DeltaSink {
 }
 
 impl DeltaSink {
+    /// Writes a checkpoint of the current version and deletes every commit file it covers, as log
+    /// retention eventually does; returns how many files it removed. The checkpoint keeps each
+    /// app's latest `txn`.
+    pub async fn checkpoint_and_clean_log(&self) -> Result<usize, SinkError> {
+        use deltalake_core::checkpoints::{cleanup_expired_logs_for, create_checkpoint};
+        let table = self.load().await?;
+        create_checkpoint(&table, None).await.map_err(delta_error)?;
+        let version = table.version().ok_or_else(|| SinkError::Delta("table has no version".into()))?;
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(i64::MAX, |d| d.as_millis() as i64);
+        cleanup_expired_logs_for(version, table.log_store().as_ref(), now_ms + 1, None)
+            .await
+            .map_err(delta_error)
+    }
+
     /// Every epoch `app` committed, in log order, read from the `txn` actions of each commit
     /// file (the snapshot keeps only the latest): what an audit counts duplicates in.
     pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {

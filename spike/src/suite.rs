@@ -33,7 +33,7 @@ pub const PROBE_ROUNDS: usize = 40;
 const WINDOW_DEADLINE: Duration = Duration::from_secs(120);
 
 /// The scenarios, in the order the matrix prints them.
-pub const SCENARIOS: [&str; 9] = [
+pub const SCENARIOS: [&str; 10] = [
     "replay_writes_nothing",
     "distinct_epochs_accumulate",
     "concurrent_writers_commit_once",
@@ -43,6 +43,7 @@ pub const SCENARIOS: [&str; 9] = [
     "schema_mismatch",
     "catalog_unavailable",
     "aborted_commit_loses_nothing",
+    "epochs_survive_expiry",
 ];
 
 /// How often two racing writers both passed their check before either committed.
@@ -450,6 +451,39 @@ pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkE
         .await
 }
 
+/// Retention removes the history that carries the epochs (Iceberg: snapshot expiry; Delta: a
+/// checkpoint and log cleanup). An app whose commits are all gone must still be recognised:
+/// replaying its last epoch writes nothing, and the next one commits.
+pub async fn epochs_survive_expiry(fx: &Fixture) -> Result<Finding, SinkError> {
+    let sink = fx.writer(Hooks::default()).await?;
+    let (a, b) = (app("app-a"), app("app-b"));
+    let mut ledger = Ledger::default();
+    for (who, n) in [(&a, 1), (&a, 2), (&a, 3), (&b, 1)] {
+        ledger.record(who, epoch(n), sink.commit(who, epoch(n), batch(n as i64 * 100, BATCH_ROWS, who.as_str())).await?);
+    }
+    let removed = fx.expire_history().await?;
+    // For Iceberg, the proof that expiry really cut app-a's snapshots: the walk alone finds nothing.
+    let walk_alone = fx.epoch_from_walk_alone(&a).await?;
+    let after = sink.committed_epoch(&a).await?;
+    let replay = ledger.record(&a, epoch(3), sink.commit(&a, epoch(3), batch(900, BATCH_ROWS, "replay")).await?);
+    let next = ledger.record(&a, epoch(4), sink.commit(&a, epoch(4), batch(400, BATCH_ROWS, "next")).await?);
+    ledger
+        .finding(
+            "epochs_survive_expiry",
+            sink.as_ref(),
+            "history removed; app-a still at 3; replay of 3 AlreadyCommitted{3}; 4 commits",
+            format!(
+                "{removed} snapshots/log files removed; ancestry walk alone {walk_alone:?}; committed_epoch {after:?}; replay {replay:?}; next {next:?}"
+            ),
+            removed > 0
+                && walk_alone.is_none()
+                && after == Some(epoch(3))
+                && replay == CommitOutcome::AlreadyCommitted { committed: epoch(3) }
+                && next == CommitOutcome::Committed,
+        )
+        .await
+}
+
 /// Runs one scenario by name.
 pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Finding, SinkError> {
     match scenario {
@@ -462,6 +496,7 @@ pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Fi
         "schema_mismatch" => schema_mismatch(fx).await,
         "catalog_unavailable" => catalog_unavailable(fx).await,
         "aborted_commit_loses_nothing" => aborted_commit_loses_nothing(fx).await,
+        "epochs_survive_expiry" => epochs_survive_expiry(fx).await,
         other => panic!("unknown scenario {other}"),
     }
 }

@@ -12,4 +12,5 @@ targets!(
     missing_table,
     schema_mismatch,
     catalog_unavailable,
+    epochs_survive_expiry,
 );

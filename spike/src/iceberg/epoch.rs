@@ -7,6 +7,7 @@ use super::ice::spec::{
     SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder,
     Type, UnboundPartitionSpec,
 };
+use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::ice::{self, ErrorKind};
 use crate::error::SinkError;
 use crate::sink::{AppId, Epoch};
@@ -15,6 +16,23 @@ use crate::sink::{AppId, Epoch};
 pub const APP_ID_KEY: &str = "barrier.app-id";
 /// Summary key holding that batch's epoch.
 pub const EPOCH_KEY: &str = "barrier.epoch";
+/// Table property prefix of an app's watermark, set in the same commit as each append.
+pub const WATERMARK_PREFIX: &str = "barrier.watermark.";
+
+/// The table property holding `app`'s watermark.
+pub fn watermark_key(app: &AppId) -> String {
+    format!("{WATERMARK_PREFIX}{app}")
+}
+
+/// Adds to `tx` the property update that records `epoch` as `app`'s watermark. Snapshot expiry
+/// removes the summaries that carry the epochs; table properties survive it. Each commit sets
+/// only its own app's key, and the update is applied to the refreshed table on every attempt, so
+/// a rebase cannot carry a stale value over another app's.
+pub fn record_watermark(tx: Transaction, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
+    tx.update_table_properties()
+        .set(watermark_key(app), epoch.to_string())
+        .apply(tx)
+}
 
 /// The summary properties a sink's append carries. Not reserved keys: Iceberg's computed
 /// summary metrics (`added-records`, ...) win over caller keys, and these are not among them.
@@ -23,6 +41,21 @@ pub fn epoch_summary(app: &AppId, epoch: Epoch) -> HashMap<String, String> {
         (APP_ID_KEY.to_string(), app.to_string()),
         (EPOCH_KEY.to_string(), epoch.to_string()),
     ])
+}
+
+/// The newest epoch of `app`: the larger of its watermark property and what the ancestry walk
+/// ([`committed_epoch_on_main`]) finds. The walk ties the epoch to the data it committed; the
+/// property survives snapshot expiry. Neither is ever ahead of the data (both are written in the
+/// commit that adds it), so the larger one never skips a batch, and the property keeps the
+/// answer from falling back once expiry has cut the app's snapshots.
+pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    let watermark = match metadata.properties().get(&watermark_key(app)) {
+        None => None,
+        Some(stored) => Some(Epoch::from_stored(stored.parse().map_err(|_| {
+            SinkError::Corrupt(format!("property {} is {stored:?}", watermark_key(app)))
+        })?)?),
+    };
+    Ok(committed_epoch_on_main(metadata, app)?.max(watermark))
 }
 
 /// The newest epoch of `app` on `main`: walks main's ancestry newest-first and stops at the first
@@ -34,7 +67,7 @@ pub fn epoch_summary(app: &AppId, epoch: Epoch) -> HashMap<String, String> {
 /// Along the ancestry an app's epochs therefore fall as the walk goes back, and the newest is the
 /// largest. The walk passes over other apps' and other operations' snapshots, and its cost is the
 /// distance back to this app's last commit, not the length of the history.
-pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+pub fn committed_epoch_on_main(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
     let mut next = metadata.current_snapshot_id();
     while let Some(id) = next {
         let Some(snapshot) = metadata.snapshot_by_id(id) else {

@@ -5,7 +5,7 @@ use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::catalog::CommitCatalog;
-use super::epoch::epoch_summary;
+use super::epoch::{epoch_summary, record_watermark};
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::sink::CommitStrategy;
@@ -39,7 +39,7 @@ async fn append(
         .fast_append()
         .add_data_files(files)
         .set_snapshot_properties(epoch_summary(app, epoch));
-    let tx = append.apply(tx).map_err(iceberg_error)?;
+    let tx = append.apply(tx).and_then(|tx| record_watermark(tx, app, epoch)).map_err(iceberg_error)?;
     tx.commit(&CommitCatalog::new(table.catalog.clone()))
         .await
         .map_err(iceberg_error)?;

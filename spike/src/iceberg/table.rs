@@ -231,6 +231,28 @@ impl IcebergTable {
         Ok(files)
     }
 
+    /// Expires every snapshot but the current one; returns how many it removed.
+    pub async fn expire_all_but_current(&self) -> Result<usize, SinkError> {
+        use super::ice::transaction::{ApplyTransactionAction, Transaction};
+        let base = self.load().await?;
+        let before = base.metadata().snapshots().count();
+        let tx = Transaction::new(&base);
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(i64::MAX, |d| d.as_millis() as i64);
+        let expire = tx.expire_snapshots().expire_older_than_ms(now_ms + 1).retain_last(1);
+        let after = expire
+            .apply(tx)
+            .map_err(iceberg_error)?
+            .commit(self.catalog.as_ref())
+            .await
+            .map_err(iceberg_error)?
+            .metadata()
+            .snapshots()
+            .count();
+        Ok(before - after)
+    }
+
     pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
         super::epoch::epoch_history(self.load().await?.metadata(), app)
     }

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::common::{CommitCatalog, CommitStrategy, IcebergTable, check_free, epoch_summary, iceberg_error};
+use super::common::{
+    CommitCatalog, CommitStrategy, IcebergTable, check_free, epoch_summary, iceberg_error,
+    record_watermark,
+};
 use super::ice::table::Table;
 use super::ice::transaction::{ActionCommit, ApplyTransactionAction, Transaction, TransactionAction};
 use crate::error::SinkError;
@@ -71,7 +74,10 @@ impl CommitStrategy for Action {
             .add_data_files(files)
             .set_snapshot_properties(epoch_summary(app, epoch));
         let action = EpochAction::new(app.clone(), epoch, hooks.clone(), append);
-        let tx = action.apply(tx).map_err(iceberg_error)?;
+        let tx = action
+            .apply(tx)
+            .and_then(|tx| record_watermark(tx, app, epoch))
+            .map_err(iceberg_error)?;
         match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
             Ok(_) => Ok(CommitOutcome::Committed),
             Err(err) => table.resolve(err, app, epoch).await,

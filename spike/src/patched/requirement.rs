@@ -6,7 +6,9 @@ use std::time::Duration;
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::common::{CommitCatalog, CommitStrategy, IcebergTable, epoch_summary, iceberg_error};
+use super::common::{
+    CommitCatalog, CommitStrategy, IcebergTable, epoch_summary, iceberg_error, record_watermark,
+};
 use super::ice::spec::MAIN_BRANCH;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::ice::{ErrorKind, TableRequirement};
@@ -56,7 +58,10 @@ impl CommitStrategy for Requirement {
                 .fast_append()
                 .add_data_files(data_files)
                 .set_snapshot_properties(epoch_summary(app, epoch));
-            let tx = append.apply(tx).map_err(iceberg_error)?;
+            let tx = append
+                .apply(tx)
+                .and_then(|tx| record_watermark(tx, app, epoch))
+                .map_err(iceberg_error)?;
             match tx.commit(&catalog).await {
                 Ok(_) => return Ok(CommitOutcome::Committed),
                 // The pin failed: `main` moved after this attempt's check.

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 
 use super::common::{
     CommitCatalog, CommitStrategy, EpochGuard, IcebergTable, epoch_summary, iceberg_error,
+    record_watermark,
 };
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use crate::error::SinkError;
@@ -47,7 +48,10 @@ impl CommitStrategy for CatalogGuard {
             .fast_append()
             .add_data_files(files)
             .set_snapshot_properties(epoch_summary(app, epoch));
-        let tx = append.apply(tx).map_err(iceberg_error)?;
+        let tx = append
+            .apply(tx)
+            .and_then(|tx| record_watermark(tx, app, epoch))
+            .map_err(iceberg_error)?;
         let guard = EpochGuard {
             app: app.clone(),
             epoch,
