@@ -33,5 +33,12 @@ fn bench(c: &mut Criterion) {
     scan.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(2))
+        .configure_from_args();
+    targets = bench
+}
 criterion_main!(benches);

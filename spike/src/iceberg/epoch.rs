@@ -162,6 +162,11 @@ pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
     .expect("static metadata")
     .metadata
     .into_builder(None);
+    // Snapshots must not predate the metadata's own creation time.
+    let start_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+        + 1_000;
     let mut parent = None;
     for i in 0..history {
         let id = i as i64 + 1;
@@ -177,7 +182,7 @@ pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
             .with_snapshot_id(id)
             .with_parent_snapshot_id(parent)
             .with_sequence_number(id)
-            .with_timestamp_ms(1_700_000_000_000 + id)
+            .with_timestamp_ms(start_ms + id)
             .with_manifest_list(format!("file:///synthetic/metadata/snap-{id}.avro"))
             .with_summary(summary)
             .with_schema_id(0)
