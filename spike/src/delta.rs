@@ -2,7 +2,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
@@ -16,10 +15,8 @@ use url::Url;
 use crate::batch::{check_schema, local_path, parquet_rows};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
+use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
-
-/// Attempts before the sink gives up with [`SinkError::Conflict`].
-const MAX_ATTEMPTS: usize = 200;
 
 /// A fresh Delta table in a directory of its own.
 pub struct DeltaFixture {
@@ -172,7 +169,7 @@ impl CommitSink for DeltaSink {
                     return Ok(CommitOutcome::Committed);
                 }
                 Err(err) if lost_race(&err) => {
-                    tokio::time::sleep(Duration::from_millis((1u64 << attempt.min(6)).min(50))).await;
+                    tokio::time::sleep(backoff(attempt)).await;
                 }
                 Err(err) => return Err(delta_error(err)),
             }

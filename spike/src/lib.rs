@@ -20,6 +20,7 @@ pub mod delta;
 pub mod error;
 pub mod hooks;
 pub mod patched;
+pub mod retry;
 pub mod sink;
 pub mod stock;
 pub mod stress;

@@ -1,8 +1,6 @@
 //! `iceberg-requirement`: check a loaded base and pin `main` to it with a caller requirement
 //! (patch 2); the sink owns the loop.
 
-use std::time::Duration;
-
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
@@ -14,10 +12,8 @@ use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::ice::{ErrorKind, TableRequirement};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
+use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, Epoch};
-
-/// Attempts before the sink gives up with [`SinkError::Conflict`].
-const MAX_ATTEMPTS: usize = 200;
 
 /// Loads, checks, and commits pinned to the snapshot it checked. A failed pin means another
 /// writer moved `main` in between: reload and check again. The data files are written once and
@@ -75,10 +71,4 @@ impl CommitStrategy for Requirement {
             attempts: MAX_ATTEMPTS,
         })
     }
-}
-
-/// Short and growing: the next attempt needs only a fresh load, and a writer that just lost has
-/// little to wait for.
-fn backoff(attempt: usize) -> Duration {
-    Duration::from_millis((1u64 << attempt.min(6)).min(50))
 }
