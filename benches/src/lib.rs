@@ -38,8 +38,8 @@ pub fn io_criterion() -> Criterion {
 
 /// A fresh table of `target` with `history` snapshots of [`app`], and a counting writer on it.
 pub struct Seeded {
+    /// Holds the table's directory for as long as the benchmark runs.
     pub dir: tempfile::TempDir,
-    pub fixture: Fixture,
     pub writer: Box<dyn CommitSink>,
     pub counts: Arc<CallCounts>,
     pub next_epoch: AtomicU64,
@@ -54,7 +54,6 @@ impl Seeded {
         let writer = fixture.counting_writer(Arc::clone(&counts)).await.expect("writer");
         Self {
             dir,
-            fixture,
             writer,
             counts,
             next_epoch: AtomicU64::new(history + 1),

@@ -78,3 +78,11 @@ pub fn local_path(location: &str) -> &Path {
             .unwrap_or(location),
     )
 }
+
+/// Milliseconds since the Unix epoch, as both formats stamp their commits.
+pub fn unix_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970")
+        .as_millis() as i64
+}

@@ -191,9 +191,7 @@ impl DeltaSink {
         let table = self.load().await?;
         create_checkpoint(&table, None).await.map_err(delta_error)?;
         let version = table.version().ok_or_else(|| SinkError::Delta("table has no version".into()))?;
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(i64::MAX, |d| d.as_millis() as i64);
+        let now_ms = crate::batch::unix_millis();
         cleanup_expired_logs_for(version, table.log_store().as_ref(), now_ms + 1, None)
             .await
             .map_err(delta_error)

@@ -163,10 +163,7 @@ pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
     .metadata
     .into_builder(None);
     // Snapshots must not predate the metadata's own creation time.
-    let start_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-        + 1_000;
+    let start_ms = crate::batch::unix_millis() + 1_000;
     let mut parent = None;
     for i in 0..history {
         let id = i as i64 + 1;

@@ -237,9 +237,7 @@ impl IcebergTable {
         let base = self.load().await?;
         let before = base.metadata().snapshots().count();
         let tx = Transaction::new(&base);
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(i64::MAX, |d| d.as_millis() as i64);
+        let now_ms = crate::batch::unix_millis();
         let expire = tx.expire_snapshots().expire_older_than_ms(now_ms + 1).retain_last(1);
         let after = expire
             .apply(tx)
