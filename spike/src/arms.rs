@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::delta::DeltaFixture;
 use crate::error::SinkError;
 use crate::hooks::{CallCounts, Hooks};
+use crate::leftovers::{LeftBehind, unreferenced};
 use crate::sink::{AppId, CommitSink, Epoch};
 use crate::{patched, stock};
 
@@ -104,6 +105,14 @@ impl Arm {
             Arm::IcebergNaive(build) => Some(build),
             Arm::IcebergCatalogGuard | Arm::IcebergUnguarded => Some(Build::Stock),
             Arm::IcebergAction | Arm::IcebergRequirement => Some(Build::Patched),
+        }
+    }
+
+    /// The failpoints a commit of this arm passes, in order (see [`crate::hooks::failpoints`]).
+    pub fn failpoints(self) -> &'static [&'static str] {
+        match self.build() {
+            None => &crate::hooks::failpoints::DELTA,
+            Some(_) => &crate::hooks::failpoints::ICEBERG,
         }
     }
 
@@ -381,30 +390,15 @@ impl Fixture {
         }
     }
 
-    /// Data files under the fixture's directory that the table's current version does not
-    /// reference, with their sizes: what aborted attempts left behind.
-    pub async fn unreferenced_data_files(&self) -> Result<Vec<(PathBuf, u64)>, SinkError> {
-        let referenced = match &self.table {
-            Table::Delta(fixture) => fixture.sink(Hooks::default())?.data_files().await?,
-            Table::Stock(fixture) => fixture.handle().await?.data_files().await?,
-            Table::Patched(fixture) => fixture.handle().await?.data_files().await?,
+    /// Files in the table's directory that no part of the table references, with their sizes:
+    /// what aborted and losing attempts left behind.
+    pub async fn left_behind(&self) -> Result<Vec<LeftBehind>, SinkError> {
+        let (root, referenced) = match &self.table {
+            Table::Delta(fixture) => fixture.sink(Hooks::default())?.table_files().await?,
+            Table::Stock(fixture) => fixture.handle().await?.table_files().await?,
+            Table::Patched(fixture) => fixture.handle().await?.table_files().await?,
         };
-        let mut left = vec![];
-        let mut dirs = vec![self.dir.clone()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).map_err(|e| SinkError::Parquet(e.to_string()))? {
-                let entry = entry.map_err(|e| SinkError::Parquet(e.to_string()))?;
-                let path = entry.path();
-                let meta = entry.metadata().map_err(|e| SinkError::Parquet(e.to_string()))?;
-                if meta.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|x| x == "parquet") && !referenced.contains(&path) {
-                    left.push((path, meta.len()));
-                }
-            }
-        }
-        left.sort();
-        Ok(left)
+        unreferenced(&root, &referenced)
     }
 
     /// The SQLite catalog file, for targets on `sqlite`.

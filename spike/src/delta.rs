@@ -15,6 +15,7 @@ use url::Url;
 use crate::batch::{check_schema, local_path, parquet_rows};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
+use crate::hooks::failpoints::{AFTER_DATA_FILES, AFTER_SWAP, BEFORE_SWAP, stop_at};
 use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
 
@@ -138,9 +139,7 @@ impl CommitSink for DeltaSink {
                 Some(written) => Vec::clone(written),
                 None => adds.insert(write(&table, &batch).await?).clone(),
             };
-            fail::fail_point!("barrier.before-swap", |_| Err(SinkError::Injected(
-                "barrier.before-swap".to_string()
-            )));
+            stop_at!(BEFORE_SWAP);
             let properties = if self.txn {
                 CommitProperties::default()
                     .with_application_transaction(Transaction::new(app.as_str(), epoch.get()))
@@ -162,9 +161,7 @@ impl CommitSink for DeltaSink {
                 .await;
             match committed {
                 Ok(_) => {
-                    fail::fail_point!("barrier.after-swap", |_| Err(SinkError::Injected(
-                        "barrier.after-swap".to_string()
-                    )));
+                    stop_at!(AFTER_SWAP);
                     self.hooks.committed();
                     return Ok(CommitOutcome::Committed);
                 }
@@ -231,6 +228,24 @@ impl DeltaSink {
         Ok(epochs)
     }
 
+    /// The table's directory, and every file in it that belongs to the table: the versions of
+    /// the log (commits, checkpoints, their `_last_checkpoint` pointer) and the current version's
+    /// data files.
+    pub async fn table_files(&self) -> Result<(PathBuf, BTreeSet<PathBuf>), SinkError> {
+        let root = local_path(self.url.as_str()).to_path_buf();
+        let mut files = self.data_files().await?;
+        let log = root.join("_delta_log");
+        for entry in std::fs::read_dir(&log).map_err(|e| SinkError::Delta(e.to_string()))? {
+            let path = entry.map_err(|e| SinkError::Delta(e.to_string()))?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let versioned = name.len() > 20 && name.as_bytes()[..20].iter().all(u8::is_ascii_digit);
+            if versioned || name == "_last_checkpoint" {
+                files.insert(path);
+            }
+        }
+        Ok((root, files))
+    }
+
     /// The data files the current version references.
     pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
         let table = self.load().await?;
@@ -264,8 +279,6 @@ async fn write(table: &DeltaTable, batch: &RecordBatch) -> Result<Vec<Action>, S
     let mut writer = RecordBatchWriter::for_table(table).map_err(delta_error)?;
     writer.write(batch.clone()).await.map_err(delta_error)?;
     let adds = writer.flush().await.map_err(delta_error)?;
-    fail::fail_point!("barrier.after-data-files", |_| Err(SinkError::Injected(
-        "barrier.after-data-files".to_string()
-    )));
+    stop_at!(AFTER_DATA_FILES);
     Ok(adds.into_iter().map(Action::Add).collect())
 }

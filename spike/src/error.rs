@@ -1,6 +1,8 @@
 //! Errors every sink reports the same way, whatever the format underneath.
 
-/// Why a commit did not happen. Every variant leaves the table without the batch.
+/// Why a commit did not happen, or (only [`SinkError::Injected`] at `barrier.after-swap`) why the
+/// writer cannot tell that it did. Every other variant leaves the table without the batch; none
+/// removes the files the attempt wrote (see [`crate::leftovers`]).
 #[derive(Debug, thiserror::Error)]
 pub enum SinkError {
     #[error("app id is empty")]
@@ -20,7 +22,8 @@ pub enum SinkError {
     /// The table holds something this sink did not write (an unparsable epoch).
     #[error("table content is not what this sink writes: {0}")]
     Corrupt(String),
-    /// A failpoint stopped the commit on purpose (crash tests).
+    /// A failpoint stopped the commit on purpose (crash tests). After `barrier.after-swap` the
+    /// batch *is* committed: the unknown outcome a replay must resolve.
     #[error("injected failure at {0}")]
     Injected(String),
     #[error("iceberg: {0}")]

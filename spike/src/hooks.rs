@@ -11,6 +11,34 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use tokio::sync::Notify;
 
+/// The `fail` failpoints of a commit, in the order a commit passes them. Each is placed at a step
+/// boundary the format really has: a process stopped there has done everything before it and
+/// nothing after.
+pub mod failpoints {
+    /// The batch's Parquet data files are written; nothing references them yet.
+    pub const AFTER_DATA_FILES: &str = "barrier.after-data-files";
+    /// Iceberg: the manifests and manifest list are written, the catalog not yet called. Delta:
+    /// the commit's actions are staged, the log's next version not yet attempted.
+    pub const BEFORE_SWAP: &str = "barrier.before-swap";
+    /// Iceberg only: inside the catalog's `update_table`, the new metadata file is written and
+    /// the pointer swap not yet made. (Delta has no such step: its commit file *is* the swap.)
+    pub const AFTER_METADATA_FILE: &str = "barrier.after-metadata-file";
+    /// The swap happened; the writer has not learned it (the unknown-outcome case).
+    pub const AFTER_SWAP: &str = "barrier.after-swap";
+
+    /// Returns [`SinkError::Injected`](crate::error::SinkError::Injected) from the enclosing
+    /// function when `point` is configured to `return`.
+    macro_rules! stop_at {
+        ($point:expr) => {
+            fail::fail_point!($point, |_| Err($crate::error::SinkError::Injected($point.to_string())))
+        };
+    }
+    pub(crate) use stop_at;
+
+    pub const DELTA: [&str; 3] = [AFTER_DATA_FILES, BEFORE_SWAP, AFTER_SWAP];
+    pub const ICEBERG: [&str; 4] = [AFTER_DATA_FILES, BEFORE_SWAP, AFTER_METADATA_FILE, AFTER_SWAP];
+}
+
 /// What a sink reports to and waits for. The default observes nothing and holds nothing.
 #[derive(Clone, Default)]
 pub struct Hooks {

@@ -19,6 +19,7 @@ pub mod batch;
 pub mod delta;
 pub mod error;
 pub mod hooks;
+pub mod leftovers;
 pub mod patched;
 pub mod retry;
 pub mod sink;

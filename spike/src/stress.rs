@@ -4,13 +4,13 @@
 //! The parent ([`run`]) creates the table, starts `writers` OS processes of the `stress` binary
 //! ([`worker`]), SIGKILLs some of them at random moments and restarts every writer that died,
 //! until each has walked the epochs up to the last one. Each worker arms the failpoints of a
-//! commit (`suite::FAILPOINTS`) to abort the process with probability `fault_rate` at each step,
+//! commit (`Arm::failpoints`) to abort the process with probability `fault_rate` at each step,
 //! and restarts from the table's committed epoch, replaying it: exactly what a crashed sink does.
 //! Bounded in processes, restarts and time; it stops by itself.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,7 +22,8 @@ use crate::batch::batch;
 use crate::error::SinkError;
 use crate::hooks::CallCounts;
 use crate::sink::{AppId, CommitOutcome, Epoch};
-use crate::suite::{BATCH_ROWS, FAILPOINTS};
+use crate::leftovers::LeftBehind;
+use crate::suite::BATCH_ROWS;
 
 #[derive(Clone, Debug)]
 pub struct StressOptions {
@@ -60,6 +61,10 @@ pub struct Audit {
     pub lost_swaps: Option<u64>,
     pub kills: usize,
     pub crashes: usize,
+    /// Crashes per failpoint, as the crashing writers recorded them.
+    pub crashes_at: BTreeMap<String, usize>,
+    /// Failpoints of the arm no writer died at: a run with any is not evidence of that step.
+    pub unreached_failpoints: Vec<&'static str>,
     pub restarts: usize,
     /// Epochs the table records more than once, and how many extra times in all.
     pub duplicated_epochs: usize,
@@ -68,14 +73,19 @@ pub struct Audit {
     pub lost_epochs: Vec<u64>,
     pub rows: u64,
     pub rows_expected: u64,
-    pub left_behind: Vec<(PathBuf, u64)>,
+    /// Files no version of the table references (see [`crate::leftovers`]). For Iceberg this
+    /// also counts metadata files of real versions that fell out of the metadata log
+    /// (`write.metadata.previous-versions-max`, 100), which only runs of more versions reach.
+    pub left_behind: Vec<LeftBehind>,
     pub finished: bool,
 }
 
 impl Audit {
-    /// Whether the arm kept its claim (an arm that claims nothing only has to finish).
+    /// Whether the arm kept its claim (an arm that claims nothing only has to finish), in a run
+    /// that crashed a writer at every step of a commit.
     pub fn as_expected(&self) -> bool {
         self.finished
+            && self.unreached_failpoints.is_empty()
             && self.lost_epochs.is_empty()
             && (!self.claims_exactly_once || (self.duplicates == 0 && self.rows == self.rows_expected))
     }
@@ -116,7 +126,10 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
     let fixture = Fixture::create(target, dir).await?;
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| SinkError::Corrupt(e.to_string()))?;
+    // Writer `id` is the one that dies, once, at every `writers`-th failpoint from the `id`-th.
+    let points = arm.failpoints();
     let spawn = |id: usize| -> std::io::Result<Child> {
+        let crash_at = points.iter().skip(id).step_by(options.writers.max(1));
         Command::new(exe)
             .arg("worker")
             .args(["--arm", &crate::arms::arm_label(arm), "--catalog", target.catalog.unwrap_or(CatalogKind::Sqlite).name(), "--dir"])
@@ -124,6 +137,7 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
             .args(["--epochs", &options.epochs.to_string()])
             .args(["--fault-rate", &options.fault_rate.to_string()])
             .args(["--id", &id.to_string()])
+            .args(crash_at.flat_map(|point| ["--crash-at", point]))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -157,7 +171,9 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
             let running: Vec<usize> = (0..children.len()).filter(|i| children[*i].is_some()).collect();
             if !running.is_empty() {
                 let victim = running[rng.below(running.len() as u64) as usize];
-                if let Some(child) = children[victim].as_mut() {
+                // One that already exited is reaped (and counted) by the loop above, not killed.
+                let alive = children[victim].as_mut().is_some_and(|c| matches!(c.try_wait(), Ok(None)));
+                if let Some(child) = children[victim].as_mut().filter(|_| alive) {
                     // SIGKILL: no destructor, no flush, mid-step wherever it is.
                     let _ = child.kill();
                     let _ = child.wait();
@@ -190,11 +206,18 @@ async fn audit(
     restarts: usize,
 ) -> Result<Audit, SinkError> {
     let mut attempts = vec![];
+    let mut crashes_at: BTreeMap<String, usize> = BTreeMap::new();
     for entry in std::fs::read_dir(logs).map_err(|e| SinkError::Corrupt(e.to_string()))? {
-        let text = std::fs::read_to_string(entry.map_err(|e| SinkError::Corrupt(e.to_string()))?.path())
-            .map_err(|e| SinkError::Corrupt(e.to_string()))?;
-        // A line cut by a kill is not an attempt anyone learned the outcome of.
-        attempts.extend(text.lines().filter_map(|l| serde_json::from_str::<Attempt>(l).ok()));
+        let path = entry.map_err(|e| SinkError::Corrupt(e.to_string()))?.path();
+        let text = std::fs::read_to_string(&path).map_err(|e| SinkError::Corrupt(e.to_string()))?;
+        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("crashes-")) {
+            for at in text.lines() {
+                *crashes_at.entry(at.to_string()).or_default() += 1;
+            }
+        } else {
+            // A line cut by a kill is not an attempt anyone learned the outcome of.
+            attempts.extend(text.lines().filter_map(|l| serde_json::from_str::<Attempt>(l).ok()));
+        }
     }
     let count = |o: &str| attempts.iter().filter(|a| a.outcome == o).count();
     let history = fixture.epoch_history(&app()).await?;
@@ -218,6 +241,15 @@ async fn audit(
         lost_swaps: iceberg.then(|| updates.saturating_sub(committed as u64)),
         kills,
         crashes,
+        unreached_failpoints: fixture
+            .target
+            .arm
+            .failpoints()
+            .iter()
+            .copied()
+            .filter(|p| !crashes_at.contains_key(*p))
+            .collect(),
+        crashes_at,
         restarts,
         duplicated_epochs: per_epoch.values().filter(|n| **n > 1).count(),
         duplicates,
@@ -231,19 +263,45 @@ async fn audit(
             .collect(),
         rows: fixture.writer(Default::default()).await?.row_count().await?,
         rows_expected: options.epochs * BATCH_ROWS as u64,
-        left_behind: fixture.unreferenced_data_files().await?,
+        left_behind: fixture.left_behind().await?,
         finished,
     })
 }
 
 /// One writer process: arm the failpoints, then commit every epoch from the table's committed
 /// one (replayed) to the last, logging each attempt. Returns when every epoch is in the table.
-pub async fn worker(target: Target, dir: &Path, epochs: u64, fault_rate: f64, id: usize) -> Result<(), SinkError> {
-    // A failpoint's panic must kill the process where it stands, like a crash does.
-    std::panic::set_hook(Box::new(|_| std::process::abort()));
+///
+/// Each point in `crash_at` also aborts the worker the first time it is passed, unless this
+/// writer's crash log shows an earlier process of it already died there: so every step of a
+/// commit kills a real process at least once per run, whatever the dice do.
+pub async fn worker(
+    target: Target,
+    dir: &Path,
+    epochs: u64,
+    fault_rate: f64,
+    crash_at: &[String],
+    id: usize,
+) -> Result<(), SinkError> {
+    // A failpoint's panic must kill the process where it stands, like a crash does; it first
+    // notes where, so that the audit can show every step was really reached.
+    let crash_log = dir.join("logs").join(format!("crashes-{id}.txt"));
+    let hook_log = crash_log.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let at = info.payload().downcast_ref::<String>().cloned().unwrap_or_else(|| "panic".into());
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&hook_log)
+            .and_then(|mut log| writeln!(log, "{at}"));
+        std::process::abort()
+    }));
+    let crashed = std::fs::read_to_string(&crash_log).unwrap_or_default();
     let percent = (fault_rate * 100.0).clamp(0.0, 100.0);
-    for point in FAILPOINTS {
-        fail::cfg(point, &format!("{percent}%panic")).map_err(SinkError::Corrupt)?;
+    for point in target.arm.failpoints() {
+        let random = format!("{percent}%panic({point})");
+        let once = crash_at.iter().any(|p| p == point) && !crashed.lines().any(|l| l == *point);
+        let action = if once { format!("1*panic({point})->{random}") } else { random };
+        fail::cfg(*point, &action).map_err(SinkError::Corrupt)?;
     }
     let fixture = Fixture::open(target, dir).await?;
     let counts = Arc::new(CallCounts::default());

@@ -19,7 +19,8 @@ use serde::Serialize;
 use crate::arms::Fixture;
 use crate::batch::batch;
 use crate::error::SinkError;
-use crate::hooks::{HeldWindow, Hooks, Lane, Round};
+use crate::hooks::{HeldWindow, Hooks, Lane, Round, failpoints};
+use crate::leftovers::{self, FileKind};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
 
 /// Rows in every batch the suite commits.
@@ -406,9 +407,6 @@ impl SqliteLock {
     }
 }
 
-/// The failpoints a commit can be stopped at, in the order a commit passes them.
-pub const FAILPOINTS: [&str; 3] = ["barrier.after-data-files", "barrier.before-swap", "barrier.after-swap"];
-
 /// A commit stopped at each failpoint (a crash between writing files and the commit, and one
 /// right after the swap, before the writer learns the outcome) loses nothing: offering the same
 /// epoch again commits it exactly once. Uses process-global failpoints: callers must not run
@@ -419,14 +417,15 @@ pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkE
     let mut ledger = Ledger::default();
     let mut observed = vec![];
     let mut passed = true;
-    for (i, point) in FAILPOINTS.into_iter().enumerate() {
+    let mut seen = fx.left_behind().await?;
+    for (i, &point) in fx.target.arm.failpoints().iter().enumerate() {
         let n = i as u64 + 1;
         fail::cfg(point, "return").expect("valid failpoint action");
         let aborted = sink.commit(&a, epoch(n), batch(n as i64 * 100, BATCH_ROWS, point)).await;
         fail::remove(point);
         let replayed = ledger.record(&a, epoch(n), sink.commit(&a, epoch(n), batch(n as i64 * 100, BATCH_ROWS, point)).await?);
         // After the swap the first attempt did commit: the replay must find it, not add it again.
-        let swapped = point == "barrier.after-swap";
+        let swapped = point == failpoints::AFTER_SWAP;
         if swapped {
             ledger.record(&a, epoch(n), CommitOutcome::Committed);
         }
@@ -435,11 +434,17 @@ pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkE
         } else {
             CommitOutcome::Committed
         };
+        let now = fx.left_behind().await?;
+        let left: Vec<_> = now.iter().filter(|f| !seen.contains(f)).cloned().collect();
+        seen = now;
         passed &= matches!(&aborted, Err(SinkError::Injected(p)) if p == point) && replayed == want;
-        observed.push(format!("{point}: {aborted:?} then {replayed:?}"));
+        // The proof that `after-metadata-file` stopped inside the swap, not before it: the
+        // metadata file it wrote is there, and no version of the table points to it.
+        if point == failpoints::AFTER_METADATA_FILE {
+            passed &= left.iter().any(|f| f.kind == FileKind::Metadata);
+        }
+        observed.push(format!("{point}: {aborted:?} then {replayed:?}, left behind {}", leftovers::summary(&left)));
     }
-    let left_behind = fx.unreferenced_data_files().await?;
-    observed.push(format!("data files no snapshot references: {}", left_behind.len()));
     ledger
         .finding(
             "aborted_commit_loses_nothing",

@@ -1,6 +1,7 @@
 //! Many processes per arm, killed and crashed at random, on one table each: every epoch ends up
 //! in the table, exactly once for every arm that claims it. Runs the `stress` binary (bounded:
-//! 4 writers, 10 epochs, 4 SIGKILLs, 5% abort chance at each commit failpoint, 180 s per arm).
+//! 4 writers, 10 epochs, 4 SIGKILLs, one certain and a 5% chance of an abort at each commit
+//! failpoint, 180 s per arm).
 
 use std::process::Command;
 
@@ -38,6 +39,12 @@ fn stress(catalog: &str) {
         assert_eq!(audit["finished"], true, "{arm}: writers did not finish: {summary}");
         assert_eq!(audit["lost_epochs"].as_array().map(Vec::len), Some(0), "{arm} lost an epoch");
         assert!(audit["kills"].as_u64() > Some(0), "{arm}: no writer was killed, nothing was tested");
+        assert_eq!(
+            audit["unreached_failpoints"].as_array().map(Vec::len),
+            Some(0),
+            "{arm}: a step of the commit never crashed a writer: {}",
+            audit["unreached_failpoints"]
+        );
         if audit["claims_exactly_once"] == true {
             assert_eq!(audit["duplicates"], 0, "{arm} duplicated an epoch");
             assert_eq!(audit["rows"], audit["rows_expected"], "{arm}: rows");

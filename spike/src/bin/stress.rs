@@ -10,9 +10,6 @@
 //!
 //! `--catalog postgres` puts every Iceberg arm on the PostgreSQL server at
 //! `$BARRIER_POSTGRES_URL` (scripts/postgres starts one on loopback).
-//!
-//! ```text
-//! ```
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +40,7 @@ fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &s
 
 async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut arm, mut dir, mut epochs, mut rate, mut id) = (None, None, 0, 0.0, 0);
+    let mut crash_at = vec![];
     let mut catalog = CatalogKind::Sqlite;
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -52,11 +50,12 @@ async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--epochs" => epochs = value(&mut args, "--epochs")?,
             "--fault-rate" => rate = value(&mut args, "--fault-rate")?,
             "--id" => id = value(&mut args, "--id")?,
+            "--crash-at" => crash_at.push(value(&mut args, "--crash-at")?),
             other => return Err(format!("worker: unknown argument {other}")),
         }
     }
     let (arm, dir) = (arm.ok_or("worker needs --arm")?, dir.ok_or("worker needs --dir")?);
-    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, id)
+    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, &crash_at, id)
         .await
         .map_err(|e| e.to_string())
 }
@@ -120,17 +119,18 @@ async fn main() -> ExitCode {
         match stress::run(target, &root.join(label.replace('/', "-")), &exe, &options).await {
             Ok(audit) => {
                 eprintln!(
-                    "stress: {label}: {} attempts, {} lost swaps, {} kills, {} crashes, {} duplicates ({:.1} per 1000 attempts), {} lost, rows {}/{}, {} files left behind: {}",
+                    "stress: {label}: {} attempts, {} lost swaps, {} kills, {} crashes ({}), {} duplicates ({:.1} per 1000 attempts), {} lost, rows {}/{}, left behind: {}: {}",
                     audit.attempts,
                     audit.lost_swaps.map_or("n/a".to_string(), |n| n.to_string()),
                     audit.kills,
                     audit.crashes,
+                    audit.crashes_at.iter().map(|(at, n)| format!("{at} {n}")).collect::<Vec<_>>().join(", "),
                     audit.duplicates,
                     audit.duplicates_per_thousand_attempts,
                     audit.lost_epochs.len(),
                     audit.rows,
                     audit.rows_expected,
-                    audit.left_behind.len(),
+                    spike::leftovers::summary(&audit.left_behind),
                     if audit.as_expected() { "as expected" } else { "UNEXPECTED" },
                 );
                 audits.push(audit);

@@ -8,20 +8,21 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::epoch::check_free;
-use super::ice::io::LocalFsStorageFactory;
 use super::ice::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
 use super::ice::table::Table;
 use super::ice::{
-    self, Catalog, CatalogBuilder, ErrorKind, Namespace, NamespaceIdent, TableCommit,
+    self, Catalog, CatalogBuilder, Namespace, NamespaceIdent, TableCommit,
     TableCreation, TableIdent,
 };
 use super::ice_sql::{
     SQL_CATALOG_PROP_BIND_STYLE, SQL_CATALOG_PROP_URI, SQL_CATALOG_PROP_WAREHOUSE, SqlBindStyle,
     SqlCatalogBuilder,
 };
-use super::table::iceberg_error;
+use super::storage::FailpointStorageFactory;
+use super::table::{iceberg_error, injected};
 use crate::arms::CatalogKind;
 use crate::error::SinkError;
+use crate::hooks::failpoints::{AFTER_SWAP, BEFORE_SWAP};
 use crate::hooks::{CallCounts, Hooks};
 use crate::sink::{AppId, Epoch};
 
@@ -61,7 +62,7 @@ impl IcebergCatalog {
 
     /// Opens a new connection to the catalog (for `memory`, a new, empty catalog).
     pub async fn open(&self) -> Result<Arc<dyn Catalog>, SinkError> {
-        let storage = Arc::new(LocalFsStorageFactory);
+        let storage = Arc::new(FailpointStorageFactory);
         match self.kind {
             CatalogKind::Memory => {
                 let props = HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_string(), self.warehouse())]);
@@ -90,7 +91,7 @@ impl IcebergCatalog {
         &self,
         uri: &str,
         bind_style: SqlBindStyle,
-        storage: Arc<LocalFsStorageFactory>,
+        storage: Arc<FailpointStorageFactory>,
     ) -> Result<Arc<dyn Catalog>, SinkError> {
         let props = HashMap::from([
             (SQL_CATALOG_PROP_URI.to_string(), uri.to_string()),
@@ -119,7 +120,8 @@ pub struct EpochGuard {
 }
 
 /// The catalog a sink's transactions commit through: the connection it wraps, plus failpoints
-/// around the swap (`barrier.before-swap`, `barrier.after-swap`) and an optional [`EpochGuard`].
+/// around the swap ([`BEFORE_SWAP`], [`AFTER_SWAP`]) and an optional [`EpochGuard`]. Its storage
+/// adds the one inside the swap ([`super::FailpointStorage`]).
 pub struct CommitCatalog {
     inner: Arc<dyn Catalog>,
     guard: Option<EpochGuard>,
@@ -156,10 +158,6 @@ impl fmt::Debug for CommitCatalog {
     }
 }
 
-fn injected(point: &str) -> ice::Error {
-    ice::Error::new(ErrorKind::Unexpected, format!("injected failure at {point}"))
-}
-
 #[async_trait]
 impl Catalog for CommitCatalog {
     async fn load_table(&self, table: &TableIdent) -> ice::Result<Table> {
@@ -174,10 +172,10 @@ impl Catalog for CommitCatalog {
 
     async fn update_table(&self, commit: TableCommit) -> ice::Result<Table> {
         self.count(|c| &c.updates);
-        fail::fail_point!("barrier.before-swap", |_| Err(injected("barrier.before-swap")));
+        fail::fail_point!(BEFORE_SWAP, |_| Err(injected(BEFORE_SWAP)));
         let table = self.inner.update_table(commit).await?;
         // The swap happened; the writer is about to lose the answer (an unknown outcome).
-        fail::fail_point!("barrier.after-swap", |_| Err(injected("barrier.after-swap")));
+        fail::fail_point!(AFTER_SWAP, |_| Err(injected(AFTER_SWAP)));
         Ok(table)
     }
 

@@ -11,6 +11,7 @@ mod catalog;
 mod epoch;
 mod naive;
 mod sink;
+mod storage;
 mod table;
 
 pub use catalog::{CommitCatalog, EpochGuard, IcebergCatalog};
@@ -21,4 +22,5 @@ pub use epoch::{
 };
 pub use naive::{Naive, Unguarded};
 pub use sink::{CommitStrategy, IcebergSink};
+pub use storage::{FailpointStorage, FailpointStorageFactory};
 pub use table::{IcebergFixture, IcebergTable, iceberg_error};

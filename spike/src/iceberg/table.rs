@@ -24,6 +24,7 @@ use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, ErrorKind, NamespaceIdent, TableCreation, TableIdent};
 use crate::batch::{check_schema, local_path, parquet_rows};
 use crate::error::SinkError;
+use crate::hooks::failpoints::{AFTER_DATA_FILES, stop_at};
 use crate::sink::{AppId, CommitOutcome, Epoch};
 
 const NAMESPACE: &str = "barrier";
@@ -39,12 +40,20 @@ const TABLE_PROPERTIES: [(&str, &str); 4] = [
 ];
 
 /// Maps the library's errors onto the sink's, by what a caller can do about them.
+const INJECTED: &str = "injected failure at ";
+
+/// The error a failpoint returns from inside the library; [`iceberg_error`] turns it back into
+/// [`SinkError::Injected`].
+pub(super) fn injected(point: &str) -> ice::Error {
+    ice::Error::new(ErrorKind::Unexpected, format!("{INJECTED}{point}"))
+}
+
 pub fn iceberg_error(err: ice::Error) -> SinkError {
     let message = err.to_string();
     match err.kind() {
         ErrorKind::TableNotFound | ErrorKind::NamespaceNotFound => SinkError::TableNotFound(message),
-        _ if err.message().starts_with("injected failure at ") => {
-            SinkError::Injected(err.message().trim_start_matches("injected failure at ").to_string())
+        _ if err.message().starts_with(INJECTED) => {
+            SinkError::Injected(err.message().trim_start_matches(INJECTED).to_string())
         }
         // iceberg-catalog-sql reports every database error (locked, unreadable file) this way.
         _ if err.message().contains("sqlx error") => SinkError::CatalogUnavailable(message),
@@ -225,9 +234,7 @@ impl IcebergTable {
             .map_err(iceberg_error)?;
         writer.write(batch).await.map_err(iceberg_error)?;
         let files = writer.close().await.map_err(iceberg_error)?;
-        fail::fail_point!("barrier.after-data-files", |_| Err(SinkError::Injected(
-            "barrier.after-data-files".to_string()
-        )));
+        stop_at!(AFTER_DATA_FILES);
         Ok(files)
     }
 
@@ -262,6 +269,37 @@ impl IcebergTable {
     /// Rows of the current snapshot, from the footers of the data files it references.
     pub async fn row_count(&self) -> Result<u64, SinkError> {
         parquet_rows(self.data_files().await?)
+    }
+
+    /// The table's directory, and every file in it that its current metadata reaches: that
+    /// metadata file and the earlier ones it logs, each snapshot's manifest list, their
+    /// manifests, and the live data files those list.
+    pub async fn table_files(&self) -> Result<(PathBuf, BTreeSet<PathBuf>), SinkError> {
+        let table = self.load().await?;
+        let metadata = table.metadata();
+        let mut files: BTreeSet<PathBuf> = metadata
+            .metadata_log()
+            .iter()
+            .map(|log| log.metadata_file.as_str())
+            .chain(table.metadata_location())
+            .map(|l| local_path(l).to_path_buf())
+            .collect();
+        for snapshot in metadata.snapshots() {
+            files.insert(local_path(snapshot.manifest_list()).to_path_buf());
+            let list = table.manifest_list_reader(snapshot).load().await.map_err(iceberg_error)?;
+            for manifest in list.entries() {
+                files.insert(local_path(&manifest.manifest_path).to_path_buf());
+                let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
+                files.extend(
+                    entries
+                        .entries()
+                        .iter()
+                        .filter(|e| e.is_alive())
+                        .map(|e| local_path(e.file_path()).to_path_buf()),
+                );
+            }
+        }
+        Ok((local_path(metadata.location()).to_path_buf(), files))
     }
 
     /// The data files the current snapshot references.
