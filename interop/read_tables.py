@@ -1,10 +1,13 @@
 """Reads every table in a `verdict --keep DIR` manifest with engines other than this project's.
 
-Iceberg through pyiceberg (a Python implementation of the spec: its SqlCatalog on the `sqlite`
-catalog file, StaticTable on the metadata file of a `memory` table); Delta through the
-`deltalake` Python package. For each table it checks that the reader sees the rows the manifest
-expects and the epochs it says were committed (after `epochs_survive_expiry`, only those the
-retained history still shows). Exits non-zero on any mismatch.
+Two readers per format. Iceberg through pyiceberg (a Python implementation of the spec: its
+SqlCatalog on the `sqlite` catalog file, StaticTable on the metadata file of a `memory` table)
+and DuckDB's iceberg extension (C++); Delta through the `deltalake` Python package (delta-rs, the
+writer's own lineage) and DuckDB's delta extension (delta-kernel-rs under DuckDB's scanner).
+For each table it checks that every reader sees the rows the manifest expects, and that the
+epochs pyiceberg finds in the snapshot summaries and the `txn` actions in the Delta log are the
+ones the manifest says were committed (after `epochs_survive_expiry`, only those the retained
+history still shows; DuckDB exposes neither). Exits non-zero on any mismatch.
 
 usage: python read_tables.py DIR/manifest.json
 """
@@ -15,7 +18,11 @@ import json
 import os
 import sys
 
+import sqlite3
+
+import duckdb
 from deltalake import DeltaTable
+from duckdb_extensions import import_extension
 from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.table import StaticTable
 
@@ -30,6 +37,38 @@ def iceberg_table(entry):
         )
         return catalog.load_table(f"{table['namespace']}.{table['table']}")
     return StaticTable.from_metadata(table["metadata_file"])
+
+
+def duckdb_connection():
+    """DuckDB with its delta and iceberg extensions, installed from their PyPI wheels: DuckDB would
+    otherwise download them from its extension server at first use."""
+    con = duckdb.connect()
+    for extension in ("avro", "iceberg", "delta"):
+        import_extension(extension, con=con)
+        con.sql(f"LOAD {extension}")
+    return con
+
+
+def current_metadata_file(table):
+    """The metadata file the catalog points to now: from iceberg-catalog-sql's own table for a
+    `sqlite` table (what any SQL-catalog client would resolve), from the manifest for `memory`."""
+    if table["catalog"] != "sqlite":
+        return table["metadata_file"]
+    with sqlite3.connect(table["sqlite_file"]) as db:
+        (location,) = db.execute(
+            "SELECT metadata_location FROM iceberg_tables"
+            " WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?",
+            (table["catalog_name"], table["namespace"], table["table"]),
+        ).fetchone()
+    return location
+
+
+def duckdb_rows(con, table):
+    if table["format"] == "iceberg":
+        scan = f"iceberg_scan('{current_metadata_file(table)}')"
+    else:
+        scan = f"delta_scan('{table['table_path']}')"
+    return con.sql(f"SELECT count(*) FROM {scan}").fetchone()[0]
 
 
 def iceberg_epochs(table):
@@ -60,6 +99,7 @@ def delta_epochs(path):
 
 def main(manifest_path):
     manifest = json.load(open(manifest_path))
+    con = duckdb_connection()
     failures = 0
     seen = collections.Counter()
     for entry in manifest["tables"]:
@@ -74,21 +114,24 @@ def main(manifest_path):
         else:
             table, epochs = delta_epochs(entry["table"]["table_path"])
             rows = table.to_pyarrow_table().num_rows
+        duck_rows = duckdb_rows(con, entry["table"])
         if entry["scenario"] == "epochs_survive_expiry":
             # Retention removed the commits that carried the first epochs: the reader must see
             # the rows, and only epochs that were committed.
-            ok = rows == entry["rows_expected"] and not (
+            ok = not (
                 collections.Counter(epochs) - collections.Counter(entry["epochs_committed"])
             )
         else:
-            ok = rows == entry["rows_expected"] and sorted(epochs) == sorted(entry["epochs_committed"])
+            ok = sorted(epochs) == sorted(entry["epochs_committed"])
+        ok = ok and rows == duck_rows == entry["rows_expected"]
         seen[(fmt, ok)] += 1
         if not ok:
             failures += 1
-            print(f"MISMATCH {label}: {rows} rows (expected {entry['rows_expected']}), "
+            print(f"MISMATCH {label}: {rows} rows, DuckDB {duck_rows} (expected {entry['rows_expected']}), "
                   f"epochs {epochs} (expected {entry['epochs_committed']})")
     for (fmt, ok), n in sorted(seen.items()):
-        print(f"{fmt}: {n} tables {'read as expected' if ok else 'MISMATCHED'}")
+        readers = "pyiceberg and DuckDB" if fmt == "iceberg" else "deltalake and DuckDB"
+        print(f"{fmt}: {n} tables {'read as expected' if ok else 'MISMATCHED'} by {readers}")
     print(f"{sum(seen.values()) - failures} passed, {failures} failed")
     return 1 if failures else 0
 
