@@ -313,11 +313,17 @@ impl Fixture {
         })
     }
 
-    /// A writer whose catalog round trips are counted into `counts` (Iceberg; a Delta writer
-    /// counts nothing: its "catalog" is the log directory).
+    /// A writer whose round trips are counted into `counts`: Iceberg catalog loads and updates;
+    /// Delta table loads and attempts at the log's next version (its "catalog" is the log).
     pub async fn counting_writer(&self, counts: Arc<CallCounts>) -> Result<Box<dyn CommitSink>, SinkError> {
         Ok(match &self.table {
-            Table::Delta(_) => self.writer(Hooks::default()).await?,
+            Table::Delta(fixture) => {
+                let sink = match self.target.arm {
+                    Arm::DeltaPlain => crate::delta::DeltaSink::plain(&fixture.path)?,
+                    _ => fixture.sink(Hooks::default())?,
+                };
+                Box::new(sink.counting(counts))
+            }
             Table::Stock(fixture) => {
                 let mut table = fixture.handle().await?;
                 table.catalog = Arc::new(stock::common::CommitCatalog::counting(table.catalog, counts));

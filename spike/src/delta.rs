@@ -2,6 +2,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
@@ -14,7 +16,7 @@ use url::Url;
 
 use crate::batch::{check_schema, local_path, parquet_rows};
 use crate::error::SinkError;
-use crate::hooks::Hooks;
+use crate::hooks::{CallCounts, Hooks};
 use crate::hooks::failpoints::{AFTER_DATA_FILES, AFTER_SWAP, BEFORE_SWAP, stop_at};
 use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
@@ -66,6 +68,7 @@ pub struct DeltaSink {
     url: Url,
     hooks: Hooks,
     txn: bool,
+    counts: Option<Arc<CallCounts>>,
 }
 
 impl DeltaSink {
@@ -74,6 +77,7 @@ impl DeltaSink {
             url: table_url(path)?,
             hooks,
             txn: true,
+            counts: None,
         })
     }
 
@@ -86,7 +90,21 @@ impl DeltaSink {
         })
     }
 
+    /// Counts each table load as a `load` and each attempt at the log's next version as an
+    /// `update`. delta-rs's own rebase retries inside one attempt are not seen; between writers of
+    /// one app they cannot succeed (a same-app `txn` conflicts), so each ends as a lost attempt here.
+    pub fn counting(self, counts: Arc<CallCounts>) -> Self {
+        Self { counts: Some(counts), ..self }
+    }
+
+    fn count(&self, field: impl Fn(&CallCounts) -> &AtomicU64) {
+        if let Some(counts) = &self.counts {
+            field(counts).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     async fn load(&self) -> Result<DeltaTable, SinkError> {
+        self.count(|c| &c.loads);
         // Checked here because delta-rs reports a missing directory as a kernel error about an
         // invalid location, and an empty one as `NotATable`: both mean there is no table.
         let log = local_path(self.url.as_str()).join("_delta_log");
@@ -147,6 +165,7 @@ impl CommitSink for DeltaSink {
                 CommitProperties::default()
             };
             let snapshot = table.snapshot().map_err(delta_error)?;
+            self.count(|c| &c.updates);
             let committed = CommitBuilder::from(properties)
                 .with_actions(actions)
                 .build(

@@ -121,7 +121,7 @@ async fn main() -> ExitCode {
                 eprintln!(
                     "stress: {label}: {} attempts, {} lost swaps, {} kills, {} crashes ({}), {} duplicates ({:.1} per 1000 attempts), {} lost, rows {}/{}, left behind: {}: {}",
                     audit.attempts,
-                    audit.lost_swaps.map_or("n/a".to_string(), |n| n.to_string()),
+                    audit.lost_swaps,
                     audit.kills,
                     audit.crashes,
                     audit.crashes_at.iter().map(|(at, n)| format!("{at} {n}")).collect::<Vec<_>>().join(", "),
