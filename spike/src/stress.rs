@@ -127,10 +127,7 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
     let fixture = Fixture::create(target, dir).await?;
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| SinkError::Corrupt(e.to_string()))?;
-    // Writer `id` is the one that dies, once, at every `writers`-th failpoint from the `id`-th.
-    let points = arm.failpoints();
     let spawn = |id: usize| -> std::io::Result<Child> {
-        let crash_at = points.iter().skip(id).step_by(options.writers.max(1));
         Command::new(exe)
             .arg("worker")
             .args(["--arm", &crate::arms::arm_label(arm), "--catalog", target.catalog.unwrap_or(CatalogKind::Sqlite).name(), "--dir"])
@@ -138,7 +135,6 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
             .args(["--epochs", &options.epochs.to_string()])
             .args(["--fault-rate", &options.fault_rate.to_string()])
             .args(["--id", &id.to_string()])
-            .args(crash_at.flat_map(|point| ["--crash-at", point]))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -271,15 +267,14 @@ async fn audit(
 /// One writer process: arm the failpoints, then commit every epoch from the table's committed
 /// one (replayed) to the last, logging each attempt. Returns when every epoch is in the table.
 ///
-/// Each point in `crash_at` also aborts the worker the first time it is passed, unless this
-/// writer's crash log shows an earlier process of it already died there: so every step of a
-/// commit kills a real process at least once per run, whatever the dice do.
+/// Each writer also dies the first time it passes each failpoint (its crash log says which it
+/// already died at): every epoch's winning attempt passes all of them, so every step of a commit
+/// kills a real process in every run that commits anything, whatever the dice do.
 pub async fn worker(
     target: Target,
     dir: &Path,
     epochs: u64,
     fault_rate: f64,
-    crash_at: &[String],
     id: usize,
 ) -> Result<(), SinkError> {
     // A failpoint's panic must kill the process where it stands, like a crash does; it first
@@ -299,7 +294,7 @@ pub async fn worker(
     let percent = (fault_rate * 100.0).clamp(0.0, 100.0);
     for point in target.arm.failpoints() {
         let random = format!("{percent}%panic({point})");
-        let once = crash_at.iter().any(|p| p == point) && !crashed.lines().any(|l| l == *point);
+        let once = !crashed.lines().any(|l| l == *point);
         let action = if once { format!("1*panic({point})->{random}") } else { random };
         fail::cfg(*point, &action).map_err(SinkError::Corrupt)?;
     }

@@ -40,7 +40,6 @@ fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &s
 
 async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut arm, mut dir, mut epochs, mut rate, mut id) = (None, None, 0, 0.0, 0);
-    let mut crash_at = vec![];
     let mut catalog = CatalogKind::Sqlite;
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -50,12 +49,11 @@ async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--epochs" => epochs = value(&mut args, "--epochs")?,
             "--fault-rate" => rate = value(&mut args, "--fault-rate")?,
             "--id" => id = value(&mut args, "--id")?,
-            "--crash-at" => crash_at.push(value(&mut args, "--crash-at")?),
             other => return Err(format!("worker: unknown argument {other}")),
         }
     }
     let (arm, dir) = (arm.ok_or("worker needs --arm")?, dir.ok_or("worker needs --dir")?);
-    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, &crash_at, id)
+    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, id)
         .await
         .map_err(|e| e.to_string())
 }
