@@ -13,6 +13,7 @@ usage: python read_tables.py DIR/manifest.json
 """
 
 import collections
+import contextlib
 import glob
 import json
 import os
@@ -51,10 +52,12 @@ def duckdb_connection():
 
 def current_metadata_file(table):
     """The metadata file the catalog points to now: from iceberg-catalog-sql's own table for a
-    `sqlite` table (what any SQL-catalog client would resolve), from the manifest for `memory`."""
+    `sqlite` table (what any SQL-catalog client would resolve; read here, not taken from
+    pyiceberg, so that the DuckDB check does not rest on the other reader), from the manifest
+    for `memory`."""
     if table["catalog"] != "sqlite":
         return table["metadata_file"]
-    with sqlite3.connect(table["sqlite_file"]) as db:
+    with contextlib.closing(sqlite3.connect(table["sqlite_file"])) as db:
         (location,) = db.execute(
             "SELECT metadata_location FROM iceberg_tables"
             " WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?",

@@ -304,26 +304,25 @@ impl Fixture {
     /// A writer of its own on the fixture's table, reporting to `hooks`.
     pub async fn writer(&self, hooks: Hooks) -> Result<Box<dyn CommitSink>, SinkError> {
         Ok(match &self.table {
-            Table::Delta(fixture) if self.target.arm == Arm::DeltaPlain => {
-                Box::new(crate::delta::DeltaSink::plain(&fixture.path)?)
-            }
-            Table::Delta(fixture) => Box::new(fixture.sink(hooks)?),
+            Table::Delta(fixture) => Box::new(self.delta_sink(fixture, hooks)?),
             Table::Stock(fixture) => self.stock_sink(fixture.handle().await?, hooks),
             Table::Patched(fixture) => self.patched_sink(fixture.handle().await?, hooks),
         })
+    }
+
+    /// `delta-plain` ignores `hooks`: it has no check to report.
+    fn delta_sink(&self, fixture: &DeltaFixture, hooks: Hooks) -> Result<crate::delta::DeltaSink, SinkError> {
+        match self.target.arm {
+            Arm::DeltaPlain => crate::delta::DeltaSink::plain(&fixture.path),
+            _ => fixture.sink(hooks),
+        }
     }
 
     /// A writer whose round trips are counted into `counts`: Iceberg catalog loads and updates;
     /// Delta table loads and attempts at the log's next version (its "catalog" is the log).
     pub async fn counting_writer(&self, counts: Arc<CallCounts>) -> Result<Box<dyn CommitSink>, SinkError> {
         Ok(match &self.table {
-            Table::Delta(fixture) => {
-                let sink = match self.target.arm {
-                    Arm::DeltaPlain => crate::delta::DeltaSink::plain(&fixture.path)?,
-                    _ => fixture.sink(Hooks::default())?,
-                };
-                Box::new(sink.counting(counts))
-            }
+            Table::Delta(fixture) => Box::new(self.delta_sink(fixture, Hooks::default())?.counting(counts)),
             Table::Stock(fixture) => {
                 let mut table = fixture.handle().await?;
                 table.catalog = Arc::new(stock::common::CommitCatalog::counting(table.catalog, counts));

@@ -91,8 +91,9 @@ impl DeltaSink {
     }
 
     /// Counts each table load as a `load` and each attempt at the log's next version as an
-    /// `update`. delta-rs's own rebase retries inside one attempt are not seen; between writers of
-    /// one app they cannot succeed (a same-app `txn` conflicts), so each ends as a lost attempt here.
+    /// `update`. delta-rs's own rebase retries inside one attempt are not seen. For `delta`, whose
+    /// writers of one app always conflict (a same-app `txn`), each lost race ends as a lost attempt
+    /// here; for `delta-plain` a rebase can succeed unseen, so its attempts are a lower bound.
     pub fn counting(self, counts: Arc<CallCounts>) -> Self {
         Self { counts: Some(counts), ..self }
     }
@@ -220,13 +221,7 @@ impl DeltaSink {
         let mut commits: Vec<PathBuf> = std::fs::read_dir(&log)
             .map_err(|e| SinkError::Delta(e.to_string()))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
-            // Commit files only (`<version>.json`), not a writer's temporary `_commit_*` file.
-            .filter(|path| {
-                path.file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(|n| n.strip_suffix(".json"))
-                    .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
-            })
+            .filter(|path| log_entry(path) == Some(LogEntry::Commit))
             .collect();
         commits.sort();
         let mut epochs = vec![];
@@ -256,9 +251,7 @@ impl DeltaSink {
         let log = root.join("_delta_log");
         for entry in std::fs::read_dir(&log).map_err(|e| SinkError::Delta(e.to_string()))? {
             let path = entry.map_err(|e| SinkError::Delta(e.to_string()))?.path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let versioned = name.len() > 20 && name.as_bytes()[..20].iter().all(u8::is_ascii_digit);
-            if versioned || name == "_last_checkpoint" {
+            if log_entry(&path).is_some() {
                 files.insert(path);
             }
         }
@@ -276,6 +269,35 @@ impl DeltaSink {
             .iter()
             .map(|file| root.join(file.path().as_ref()))
             .collect())
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum LogEntry {
+    /// `<version>.json`: a version of the table.
+    Commit,
+    /// A checkpoint, checksum, log compaction or `_last_checkpoint`: derived from the commits.
+    Derived,
+}
+
+/// What a file in `_delta_log` is, by the protocol's names. `None` for anything else, such as the
+/// `<name>#<n>` file object_store stages a put-if-absent in on a local filesystem, which a writer
+/// killed before the rename leaves behind.
+fn log_entry(path: &Path) -> Option<LogEntry> {
+    let name = path.file_name()?.to_str()?;
+    if name == "_last_checkpoint" {
+        return Some(LogEntry::Derived);
+    }
+    let (version, rest) = name.split_at_checked(20)?;
+    if !version.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let checkpoint = rest.starts_with(".checkpoint.") && rest.ends_with(".parquet");
+    match rest {
+        ".json" => Some(LogEntry::Commit),
+        ".crc" => Some(LogEntry::Derived),
+        _ if checkpoint || rest.ends_with(".compacted.json") => Some(LogEntry::Derived),
+        _ => None,
     }
 }
 
@@ -300,4 +322,23 @@ async fn write(table: &DeltaTable, batch: &RecordBatch) -> Result<Vec<Action>, S
     let adds = writer.flush().await.map_err(delta_error)?;
     stop_at!(AFTER_DATA_FILES);
     Ok(adds.into_iter().map(Action::Add).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_entries_are_the_protocols_names_only() {
+        let entry = |name: &str| log_entry(Path::new(name));
+        assert_eq!(entry("00000000000000000007.json"), Some(LogEntry::Commit));
+        assert_eq!(entry("00000000000000000007.crc"), Some(LogEntry::Derived));
+        assert_eq!(entry("00000000000000000010.checkpoint.parquet"), Some(LogEntry::Derived));
+        assert_eq!(entry("00000000000000000010.checkpoint.0000000001.0000000002.parquet"), Some(LogEntry::Derived));
+        assert_eq!(entry("00000000000000000001.00000000000000000009.compacted.json"), Some(LogEntry::Derived));
+        assert_eq!(entry("_last_checkpoint"), Some(LogEntry::Derived));
+        // A put-if-absent staged on a local filesystem and never renamed: not a version.
+        assert_eq!(entry("00000000000000000007.json#1"), None);
+        assert_eq!(entry("_commit_0b1c.json.tmp"), None);
+    }
 }

@@ -111,8 +111,9 @@ impl HeldWindow {
     }
 }
 
-/// Catalog round trips, counted by a counting `CommitCatalog` (benchmarks report them next to
-/// the times: a check that costs a round trip shows up here before it shows up in a median).
+/// Round trips: Iceberg catalog loads and updates (a counting `CommitCatalog`), Delta table loads
+/// and attempts at the log's next version (`DeltaSink::counting`). Benchmarks report them next to
+/// the times: a check that costs a round trip shows up here before it shows up in a median.
 #[derive(Debug, Default)]
 pub struct CallCounts {
     pub loads: AtomicU64,

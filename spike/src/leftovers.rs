@@ -21,15 +21,21 @@ pub enum FileKind {
     Manifest,
     ManifestList,
     Metadata,
-    /// A file in `_delta_log` that is not a version of the log: a commit written under a
-    /// temporary name and never renamed into place.
+    /// A file in `_delta_log` that is not part of the log: a commit staged under a temporary
+    /// name and never renamed into place.
     DeltaLogTemp,
     Other,
 }
 
 impl FileKind {
+    /// A file object_store staged as `<name>#<n>` (a local put-if-absent or a killed write) is
+    /// the kind of `<name>`.
     pub fn of(path: &Path) -> Self {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = match name.rsplit_once('#') {
+            Some((staged, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => staged,
+            _ => name,
+        };
         let in_delta_log = path.parent().and_then(Path::file_name).is_some_and(|d| d == "_delta_log");
         if name.ends_with(".parquet") && !in_delta_log {
             FileKind::Data
@@ -83,7 +89,7 @@ pub fn unreferenced(root: &Path, referenced: &BTreeSet<PathBuf>) -> Result<Vec<L
     Ok(left)
 }
 
-/// `n files (b bytes): k data, k manifest, ...` — the audit's one-line account.
+/// `n files, b bytes (k data, k manifest, ...)`: the audit's one-line account.
 pub fn summary(left: &[LeftBehind]) -> String {
     let bytes: u64 = left.iter().map(|f| f.bytes).sum();
     let mut kinds: Vec<(FileKind, usize)> = vec![];
@@ -113,7 +119,8 @@ mod tests {
         assert_eq!(kind("/t/metadata/00003-c.metadata.json"), FileKind::Metadata);
         assert_eq!(kind("/t/metadata/snap-1-0-d.avro"), FileKind::ManifestList);
         assert_eq!(kind("/t/metadata/e-m0.avro"), FileKind::Manifest);
-        assert_eq!(kind("/t/_delta_log/_commit_f.json.tmp"), FileKind::DeltaLogTemp);
+        assert_eq!(kind("/t/part-00001-b.c000.snappy.parquet#1"), FileKind::Data);
+        assert_eq!(kind("/t/_delta_log/00000000000000000007.json#1"), FileKind::DeltaLogTemp);
         assert_eq!(kind("/t/notes.txt"), FileKind::Other);
     }
 

@@ -4,8 +4,9 @@
 //! The parent ([`run`]) creates the table, starts `writers` OS processes of the `stress` binary
 //! ([`worker`]), SIGKILLs some of them at random moments and restarts every writer that died,
 //! until each has walked the epochs up to the last one. Each worker arms the failpoints of a
-//! commit (`Arm::failpoints`) to abort the process with probability `fault_rate` at each step,
-//! and restarts from the table's committed epoch, replaying it: exactly what a crashed sink does.
+//! commit (`Arm::failpoints`) to abort the process the first time it passes each step and then
+//! with probability `fault_rate` at every pass, and restarts from the table's committed epoch,
+//! replaying it: exactly what a crashed sink does.
 //! Bounded in processes, restarts and time; it stops by itself.
 
 use std::collections::BTreeMap;
@@ -58,11 +59,14 @@ pub struct Audit {
     pub already_committed_outcomes: usize,
     pub errors: usize,
     /// Swaps attempted but not won: Iceberg catalog `update_table` calls, Delta attempts at the
-    /// log's next version. The writers really contended this often.
+    /// log's next version. The writers really contended at least this often (an attempt whose
+    /// process died before it logged is not counted).
     pub lost_swaps: u64,
     pub kills: usize,
+    /// Writers that died on their own: a failpoint's abort, or (not expected) an error exit.
     pub crashes: usize,
-    /// Crashes per failpoint, as the crashing writers recorded them.
+    /// Aborts per failpoint, as the aborting writers recorded them. A writer SIGKILLed between
+    /// recording and aborting is in both this and `kills`, so the sum can exceed `crashes`.
     pub crashes_at: BTreeMap<String, usize>,
     /// Failpoints of the arm no writer died at: a run with any is not evidence of that step.
     pub unreached_failpoints: Vec<&'static str>,
@@ -174,7 +178,7 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
                     // SIGKILL: no destructor, no flush, mid-step wherever it is.
                     let _ = child.kill();
                     let _ = child.wait();
-                    // Counted as a kill, not a crash: crashes are the ones the failpoints caused.
+                    // Counted as a kill, not a crash: crashes are the deaths the writer caused itself.
                     kills += 1;
                     children[victim] = None;
                     restarts += 1;

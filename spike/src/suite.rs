@@ -407,9 +407,11 @@ impl SqliteLock {
     }
 }
 
-/// A commit stopped at each failpoint (a crash between writing files and the commit, and one
-/// right after the swap, before the writer learns the outcome) loses nothing: offering the same
-/// epoch again commits it exactly once. Uses process-global failpoints: callers must not run
+/// A commit stopped at each failpoint of its format (after the data files, before the swap, for
+/// Iceberg inside the swap after the new metadata file, and right after the swap, before the
+/// writer learns the outcome) loses nothing: offering the same epoch again commits it exactly
+/// once. Reports the files each stop left behind, and requires the stop inside the swap to have
+/// left its metadata file: the proof that it stopped there. Uses process-global failpoints: callers must not run
 /// anything else in this process at the same time (`fail::FailScenario` serializes tests).
 pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkError> {
     let sink = fx.writer(Hooks::default()).await?;

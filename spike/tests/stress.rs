@@ -1,7 +1,7 @@
 //! Many processes per arm, killed and crashed at random, on one table each: every epoch ends up
 //! in the table, exactly once for every arm that claims it. Runs the `stress` binary (bounded:
-//! 4 writers, 10 epochs, 4 SIGKILLs, one certain and a 5% chance of an abort at each commit
-//! failpoint, 180 s per arm).
+//! 4 writers, 10 epochs, 4 SIGKILLs; each writer aborts the first time it passes each commit
+//! failpoint and with a 5% chance at every later pass; 180 s per arm).
 
 use std::process::Command;
 

@@ -1,7 +1,8 @@
 //! `stress`: many writer processes per arm, killed and crashed at random, replaying overlapping
 //! epochs of one app against one table (Iceberg on a SQLite catalog, Delta on the local
-//! filesystem); then an audit. Exits non-zero when an arm that claims exactly-once duplicates or
-//! loses an epoch, or any arm loses one.
+//! filesystem); then an audit. Exits non-zero when an arm that claims exactly-once duplicates an
+//! epoch, any arm loses one, the writers did not finish in time, or some step of a commit never
+//! killed a writer.
 //!
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
@@ -92,7 +93,12 @@ async fn main() -> ExitCode {
                 "--seed" => options.seed = value(&mut args, "--seed")?,
                 "--arm" => arms.push(arm_named(&value::<String>(&mut args, "--arm")?)?),
                 "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
-                "--keep" => keep = Some(PathBuf::from(value::<String>(&mut args, "--keep")?)),
+                "--keep" => {
+                    // Absolute, because both formats turn table paths into `file:` URLs.
+                    let dir = PathBuf::from(value::<String>(&mut args, "--keep")?);
+                    std::fs::create_dir_all(&dir).map_err(|e| format!("--keep {}: {e}", dir.display()))?;
+                    keep = Some(dir.canonicalize().map_err(|e| format!("--keep {}: {e}", dir.display()))?);
+                }
                 "--json" => json = true,
                 _ => return Err(format!("unknown argument {flag}\n{USAGE}")),
             }

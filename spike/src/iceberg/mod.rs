@@ -22,5 +22,4 @@ pub use epoch::{
 };
 pub use naive::{Naive, Unguarded};
 pub use sink::{CommitStrategy, IcebergSink};
-pub use storage::{FailpointStorage, FailpointStorageFactory};
 pub use table::{IcebergFixture, IcebergTable, iceberg_error};

@@ -39,7 +39,7 @@ const TABLE_PROPERTIES: [(&str, &str); 4] = [
     ("commit.retry.total-timeout-ms", "120000"),
 ];
 
-/// Maps the library's errors onto the sink's, by what a caller can do about them.
+/// How an injected failure's message starts, so that it survives the library's error type.
 const INJECTED: &str = "injected failure at ";
 
 /// The error a failpoint returns from inside the library; [`iceberg_error`] turns it back into
@@ -48,6 +48,7 @@ pub(super) fn injected(point: &str) -> ice::Error {
     ice::Error::new(ErrorKind::Unexpected, format!("{INJECTED}{point}"))
 }
 
+/// Maps the library's errors onto the sink's, by what a caller can do about them.
 pub fn iceberg_error(err: ice::Error) -> SinkError {
     let message = err.to_string();
     match err.kind() {
@@ -288,7 +289,10 @@ impl IcebergTable {
             files.insert(local_path(snapshot.manifest_list()).to_path_buf());
             let list = table.manifest_list_reader(snapshot).load().await.map_err(iceberg_error)?;
             for manifest in list.entries() {
-                files.insert(local_path(&manifest.manifest_path).to_path_buf());
+                // Appends carry earlier manifests forward: read each one once.
+                if !files.insert(local_path(&manifest.manifest_path).to_path_buf()) {
+                    continue;
+                }
                 let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
                 files.extend(
                     entries
