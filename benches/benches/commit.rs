@@ -16,6 +16,7 @@ fn arms() -> Vec<Arm> {
         Arm::IcebergCatalogGuard,
         Arm::IcebergAction,
         Arm::IcebergRequirement,
+        Arm::IcebergValidator,
         Arm::DeltaPlain,
         Arm::Delta,
     ]

@@ -15,13 +15,14 @@ use spike::{AppId, Arm, Build, CatalogKind, CommitOutcome, CommitSink, Epoch, Fi
 
 const WRITERS: [usize; 4] = [1, 2, 4, 8];
 
-fn arms() -> [Arm; 5] {
+fn arms() -> [Arm; 6] {
     [
         Arm::IcebergUnguarded,
         Arm::IcebergNaive(Build::Stock),
         Arm::IcebergCatalogGuard,
         Arm::IcebergAction,
         Arm::IcebergRequirement,
+        Arm::IcebergValidator,
     ]
 }
 

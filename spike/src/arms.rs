@@ -67,6 +67,7 @@ pub enum Arm {
     IcebergCatalogGuard,
     IcebergAction,
     IcebergRequirement,
+    IcebergValidator,
     /// Benchmarks' floor: Delta's append without a `txn` action or a check.
     DeltaPlain,
     /// Benchmarks' floor: a stock fast append with no check at all.
@@ -74,12 +75,13 @@ pub enum Arm {
 }
 
 impl Arm {
-    pub const ALL: [Arm; 6] = [
+    pub const ALL: [Arm; 7] = [
         Arm::Delta,
         Arm::IcebergNaive(Build::Stock),
         Arm::IcebergCatalogGuard,
         Arm::IcebergAction,
         Arm::IcebergRequirement,
+        Arm::IcebergValidator,
         Arm::IcebergNaive(Build::Patched),
     ];
 
@@ -95,6 +97,7 @@ impl Arm {
             Arm::IcebergCatalogGuard => "iceberg-catalog-guard",
             Arm::IcebergAction => "iceberg-action",
             Arm::IcebergRequirement => "iceberg-requirement",
+            Arm::IcebergValidator => "iceberg-validator",
         }
     }
 
@@ -104,7 +107,7 @@ impl Arm {
             Arm::Delta | Arm::DeltaPlain => None,
             Arm::IcebergNaive(build) => Some(build),
             Arm::IcebergCatalogGuard | Arm::IcebergUnguarded => Some(Build::Stock),
-            Arm::IcebergAction | Arm::IcebergRequirement => Some(Build::Patched),
+            Arm::IcebergAction | Arm::IcebergRequirement | Arm::IcebergValidator => Some(Build::Patched),
         }
     }
 
@@ -381,6 +384,7 @@ impl Fixture {
             Arm::IcebergNaive(_) => Box::new(IcebergSink::new(table, hooks, Naive)),
             Arm::IcebergAction => Box::new(IcebergSink::new(table, hooks, patched::Action)),
             Arm::IcebergRequirement => Box::new(IcebergSink::new(table, hooks, patched::Requirement)),
+            Arm::IcebergValidator => Box::new(IcebergSink::new(table, hooks, patched::Validator)),
             other => unreachable!("{} is not a patched arm", other.name()),
         }
     }

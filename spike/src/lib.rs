@@ -11,6 +11,7 @@
 //! | `iceberg-catalog-guard` | stock | in the `load_table` of the catalog the commit goes through |
 //! | `iceberg-action` | patched (patch 1) | in a `TransactionAction`, against the refreshed table |
 //! | `iceberg-requirement` | patched (patch 2) | in the sink, pinned with a caller `TableRequirement` |
+//! | `iceberg-validator` | patched (patch 3) | in a `TransactionValidator`, against the refreshed table |
 //!
 //! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix.
 

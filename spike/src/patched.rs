@@ -8,6 +8,8 @@ pub mod common;
 
 mod action;
 mod requirement;
+mod validator;
 
 pub use action::{Action, EpochAction};
 pub use requirement::Requirement;
+pub use validator::{EpochValidator, Validator};

@@ -29,6 +29,7 @@ macro_rules! targets {
         $crate::targets!(@catalogs iceberg_catalog_guard, spike::Arm::IcebergCatalogGuard; $($scenario),+);
         $crate::targets!(@catalogs iceberg_action, spike::Arm::IcebergAction; $($scenario),+);
         $crate::targets!(@catalogs iceberg_requirement, spike::Arm::IcebergRequirement; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_validator, spike::Arm::IcebergValidator; $($scenario),+);
         $crate::targets!(@catalogs iceberg_naive_patched, spike::Arm::IcebergNaive(spike::Build::Patched); $($scenario),+);
     };
     (@catalogs $module:ident, $arm:expr; $($scenario:ident),+) => {

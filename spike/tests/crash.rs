@@ -35,6 +35,8 @@ crash_targets! {
     iceberg_action_sqlite => Arm::IcebergAction, Some(CatalogKind::Sqlite);
     iceberg_requirement_memory => Arm::IcebergRequirement, Some(CatalogKind::Memory);
     iceberg_requirement_sqlite => Arm::IcebergRequirement, Some(CatalogKind::Sqlite);
+    iceberg_validator_memory => Arm::IcebergValidator, Some(CatalogKind::Memory);
+    iceberg_validator_sqlite => Arm::IcebergValidator, Some(CatalogKind::Sqlite);
     iceberg_naive_patched_memory => Arm::IcebergNaive(Build::Patched), Some(CatalogKind::Memory);
     iceberg_naive_patched_sqlite => Arm::IcebergNaive(Build::Patched), Some(CatalogKind::Sqlite);
 }

@@ -126,8 +126,17 @@ pub(crate) fn epoch_taken(app: &AppId, committed: Epoch) -> ice::Error {
         .with_context("committed", committed.to_string())
 }
 
+/// Whether `err` is the check's rejection, or wraps it: a transaction validator's rejection
+/// (patch 3) carries the validator's error as its source.
 pub(crate) fn is_epoch_taken(err: &ice::Error) -> bool {
-    err.message() == EPOCH_TAKEN
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(err) = next {
+        if err.downcast_ref::<ice::Error>().is_some_and(|err| err.message() == EPOCH_TAKEN) {
+            return true;
+        }
+        next = err.source();
+    }
+    false
 }
 
 const EPOCH_TAKEN: &str = "barrier: epoch already committed";

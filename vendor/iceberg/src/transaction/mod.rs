@@ -62,12 +62,14 @@ mod update_properties;
 mod update_schema;
 mod update_statistics;
 mod upgrade_format_version;
+mod validate;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBackoff, ExponentialBuilder, RetryableWithContext};
 pub use update_schema::AddColumn;
+pub use validate::TransactionValidator;
 
 use crate::error::Result;
 use crate::spec::TableProperties;
@@ -81,6 +83,7 @@ use crate::transaction::update_properties::UpdatePropertiesAction;
 use crate::transaction::update_schema::UpdateSchemaAction;
 use crate::transaction::update_statistics::UpdateStatisticsAction;
 use crate::transaction::upgrade_format_version::UpgradeFormatVersionAction;
+use crate::transaction::validate::{BoxedTransactionValidator, validate_all};
 use crate::{Catalog, Error, ErrorKind, TableCommit, TableRequirement, TableUpdate};
 
 /// Table transaction.
@@ -89,6 +92,7 @@ pub struct Transaction {
     table: Table,
     actions: Vec<BoxedTransactionAction>,
     requirements: Vec<TableRequirement>,
+    validators: Vec<BoxedTransactionValidator>,
 }
 
 impl Transaction {
@@ -98,6 +102,7 @@ impl Transaction {
             table: table.clone(),
             actions: vec![],
             requirements: vec![],
+            validators: vec![],
         }
     }
 
@@ -144,6 +149,50 @@ impl Transaction {
     /// ```
     pub fn with_requirement(mut self, requirement: TableRequirement) -> Self {
         self.requirements.push(requirement);
+        self
+    }
+
+    /// Adds a validator that accepts or rejects the refreshed table on every attempt.
+    ///
+    /// Validators run in the order they were added, after the caller requirements are
+    /// checked and before any action runs; the first rejection ends the commit with
+    /// [`ErrorKind::ValidationFailed`], which is not retried. See [`TransactionValidator`]
+    /// for what a verdict guarantees at the swap.
+    ///
+    /// ```
+    /// use async_trait::async_trait;
+    /// use iceberg::table::Table;
+    /// use iceberg::transaction::{ApplyTransactionAction, Transaction, TransactionValidator};
+    /// use iceberg::{Error, ErrorKind, Result};
+    ///
+    /// /// Rejects a table whose `main` already carries `marker` in a snapshot summary.
+    /// struct Unmarked {
+    ///     marker: String,
+    /// }
+    ///
+    /// #[async_trait]
+    /// impl TransactionValidator for Unmarked {
+    ///     async fn validate(&self, table: &Table) -> Result<()> {
+    ///         let metadata = table.metadata();
+    ///         let mut next = metadata.current_snapshot_id();
+    ///         while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {
+    ///             if snapshot.summary().additional_properties.contains_key(&self.marker) {
+    ///                 return Err(Error::new(ErrorKind::DataInvalid, "already committed"));
+    ///             }
+    ///             next = snapshot.parent_snapshot_id();
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// fn append_once(base: &Table, marker: String) -> Result<Transaction> {
+    ///     let tx = Transaction::new(base).validate_with(Unmarked { marker });
+    ///     let append = tx.fast_append();
+    ///     append.apply(tx)
+    /// }
+    /// ```
+    pub fn validate_with(mut self, validator: impl TransactionValidator + 'static) -> Self {
+        self.validators.push(Arc::new(validator));
         self
     }
 
@@ -294,6 +343,8 @@ impl Transaction {
                         .with_context("requirement", "caller-supplied")
                 })?;
         }
+
+        validate_all(&self.validators, &self.table).await?;
 
         let mut current_table = self.table.clone();
         let mut existing_updates: Vec<TableUpdate> = vec![];
@@ -724,7 +775,8 @@ mod test_caller_requirements {
     use async_trait::async_trait;
 
     use crate::catalog::MockCatalog;
-    use crate::memory::tests::new_memory_catalog;
+    use crate::io::LocalFsStorageFactory;
+    use crate::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::{
@@ -733,7 +785,7 @@ mod test_caller_requirements {
     use crate::transaction::{
         ActionCommit, ApplyTransactionAction, Transaction, TransactionAction,
     };
-    use crate::{Catalog, Error, ErrorKind, Result, TableRequirement, TableUpdate};
+    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, Result, TableRequirement, TableUpdate};
 
     fn pin_main(snapshot_id: Option<i64>) -> TableRequirement {
         TableRequirement::RefSnapshotIdMatch {
@@ -742,7 +794,23 @@ mod test_caller_requirements {
         }
     }
 
-    fn files_under(dir: &Path) -> usize {
+    /// A memory catalog whose files go to `warehouse` on the local filesystem, so that a
+    /// test can count what a commit wrote.
+    pub(super) async fn memory_catalog_on_disk(warehouse: &Path) -> impl Catalog {
+        MemoryCatalogBuilder::default()
+            .with_storage_factory(Arc::new(LocalFsStorageFactory))
+            .load(
+                "memory",
+                HashMap::from([(
+                    MEMORY_CATALOG_WAREHOUSE.to_string(),
+                    warehouse.to_str().unwrap().to_string(),
+                )]),
+            )
+            .await
+            .unwrap()
+    }
+
+    pub(super) fn files_under(dir: &Path) -> usize {
         std::fs::read_dir(dir).map_or(0, |entries| {
             entries
                 .map(|entry| entry.unwrap().path())
@@ -773,18 +841,17 @@ mod test_caller_requirements {
 
     #[tokio::test]
     async fn test_failed_caller_requirement_writes_nothing_and_is_not_retried() {
-        let catalog = new_memory_catalog().await;
+        let warehouse = tempfile::tempdir().unwrap();
+        let catalog = memory_catalog_on_disk(warehouse.path()).await;
         let stale = make_v3_minimal_table_in_catalog(&catalog).await;
         let marker = HashMap::from([("k".to_string(), "v".to_string())]);
+        let files_at_creation = files_under(warehouse.path());
         let tx = Transaction::new(&stale);
         let append = tx.fast_append().set_snapshot_properties(marker.clone());
         append.apply(tx).unwrap().commit(&catalog).await.unwrap();
-        let table_dir = stale
-            .metadata()
-            .location()
-            .trim_start_matches("file://")
-            .to_string();
-        let files_before = files_under(Path::new(&table_dir));
+        let files_before = files_under(warehouse.path());
+        // A commit that goes through writes files the count sees.
+        assert!(files_before > files_at_creation);
 
         let tx = Transaction::new(&stale).with_requirement(pin_main(None));
         let err = tx
@@ -799,7 +866,7 @@ mod test_caller_requirements {
         assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
         assert!(!err.retryable());
         assert!(err.to_string().contains("caller-supplied"), "{err}");
-        assert_eq!(files_under(Path::new(&table_dir)), files_before);
+        assert_eq!(files_under(warehouse.path()), files_before);
         let reloaded = catalog.load_table(stale.identifier()).await.unwrap();
         assert_eq!(reloaded.metadata().snapshots().count(), 1);
     }
@@ -908,6 +975,217 @@ mod test_caller_requirements {
         assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
         assert!(!err.retryable());
         assert_eq!(loads.load(Ordering::SeqCst), 2);
+    }
+}
+
+#[cfg(test)]
+mod test_validators {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use async_trait::async_trait;
+
+    use crate::catalog::MockCatalog;
+    use crate::spec::MAIN_BRANCH;
+    use crate::table::Table;
+    use crate::transaction::test_caller_requirements::{files_under, memory_catalog_on_disk};
+    use crate::transaction::tests::{
+        make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+    };
+    use crate::transaction::{
+        ActionCommit, ApplyTransactionAction, Transaction, TransactionAction,
+        TransactionValidator,
+    };
+    use crate::{Catalog, Error, ErrorKind, Result, TableRequirement};
+
+    /// Records the head of `main` of every table it is handed; rejects them all if `reject`.
+    #[derive(Clone, Default)]
+    struct Recorder {
+        seen: Arc<Mutex<Vec<Option<i64>>>>,
+        reject: bool,
+    }
+
+    #[async_trait]
+    impl TransactionValidator for Recorder {
+        async fn validate(&self, table: &Table) -> Result<()> {
+            self.seen
+                .lock()
+                .unwrap()
+                .push(table.metadata().current_snapshot_id());
+            if self.reject {
+                // Retryable on purpose: a rejection is final whatever the validator says.
+                return Err(Error::new(ErrorKind::DataInvalid, "epoch 7 is taken").with_retryable(true));
+            }
+            Ok(())
+        }
+    }
+
+    /// Counts the attempts that reached the actions.
+    struct CountsCommits(Arc<AtomicU32>);
+
+    #[async_trait]
+    impl TransactionAction for CountsCommits {
+        async fn commit(self: Arc<Self>, _table: &Table) -> Result<ActionCommit> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Ok(ActionCommit::new(vec![], vec![]))
+        }
+    }
+
+    /// Loads return a table without snapshots first, then one with; the first update is
+    /// rejected as a retryable conflict.
+    fn catalog_moving_main(loads: Arc<AtomicU32>) -> MockCatalog {
+        let mut catalog = MockCatalog::new();
+        catalog.expect_load_table().returning_st(move |_| {
+            let table = match loads.fetch_add(1, Ordering::SeqCst) {
+                0 => make_v2_minimal_table(),
+                _ => make_v2_table(),
+            };
+            Box::pin(async move { Ok(table) })
+        });
+        let updates = AtomicU32::new(0);
+        catalog.expect_update_table().returning_st(move |_| {
+            let first = updates.fetch_add(1, Ordering::SeqCst) == 0;
+            Box::pin(async move {
+                if first {
+                    Err(Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
+                        .with_retryable(true))
+                } else {
+                    Ok(make_v2_table())
+                }
+            })
+        });
+        catalog
+    }
+
+    #[tokio::test]
+    async fn test_validator_sees_the_refreshed_table_on_every_attempt() {
+        let loads = Arc::new(AtomicU32::new(0));
+        let catalog = catalog_moving_main(Arc::clone(&loads));
+        // The transaction's base differs from every table the catalog returns in turn.
+        let stale = make_v2_table();
+        let validator = Recorder::default();
+
+        let tx = Transaction::new(&stale).validate_with(validator.clone());
+        let tx = tx
+            .update_table_properties()
+            .set("k".to_string(), "v".to_string())
+            .apply(tx)
+            .unwrap();
+        tx.commit(&catalog).await.unwrap();
+
+        let head = make_v2_table().metadata().current_snapshot_id();
+        assert!(head.is_some());
+        assert_eq!(loads.load(Ordering::SeqCst), 2);
+        assert_eq!(*validator.seen.lock().unwrap(), vec![None, head]);
+    }
+
+    #[tokio::test]
+    async fn test_rejection_is_final_and_writes_nothing() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let catalog = memory_catalog_on_disk(warehouse.path()).await;
+        let table = make_v3_minimal_table_in_catalog(&catalog).await;
+        let files_before = files_under(warehouse.path());
+        let append = |validator: Recorder| {
+            let tx = Transaction::new(&table).validate_with(validator);
+            let append = tx
+                .fast_append()
+                .set_snapshot_properties(HashMap::from([("k".to_string(), "v".to_string())]));
+            append.apply(tx).unwrap()
+        };
+
+        let rejecting = Recorder {
+            reject: true,
+            ..Recorder::default()
+        };
+        let err = append(rejecting.clone()).commit(&catalog).await.unwrap_err();
+
+        assert_eq!(err.kind(), ErrorKind::ValidationFailed);
+        assert!(!err.retryable());
+        let source = std::error::Error::source(&err)
+            .and_then(|source| source.downcast_ref::<Error>())
+            .expect("the validator's error is the source");
+        assert_eq!(source.message(), "epoch 7 is taken");
+        assert_eq!(rejecting.seen.lock().unwrap().len(), 1);
+        assert_eq!(files_under(warehouse.path()), files_before);
+        let reloaded = catalog.load_table(table.identifier()).await.unwrap();
+        assert_eq!(reloaded.metadata().snapshots().count(), 0);
+
+        // The same append, accepted, writes its manifests and commits.
+        append(Recorder::default()).commit(&catalog).await.unwrap();
+        assert!(files_under(warehouse.path()) > files_before);
+        let reloaded = catalog.load_table(table.identifier()).await.unwrap();
+        assert_eq!(reloaded.metadata().snapshots().count(), 1);
+    }
+
+    #[tokio::test]
+    async fn test_validators_run_after_caller_requirements_and_before_actions() {
+        let base = make_v2_table();
+        let head = base.metadata().current_snapshot_id();
+        let pin = |snapshot_id| TableRequirement::RefSnapshotIdMatch {
+            r#ref: MAIN_BRANCH.to_string(),
+            snapshot_id,
+        };
+        let sent = Arc::new(Mutex::new(vec![]));
+        let mut catalog = MockCatalog::new();
+        catalog
+            .expect_load_table()
+            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+        let captured = Arc::clone(&sent);
+        catalog
+            .expect_update_table()
+            .times(1)
+            .returning_st(move |mut commit| {
+                *captured.lock().unwrap() = commit.take_requirements();
+                Box::pin(async { Ok(make_v2_table()) })
+            });
+
+        // A failed caller requirement ends the commit before the validator is asked.
+        let validator = Recorder::default();
+        let actions = Arc::new(AtomicU32::new(0));
+        let tx = Transaction::new(&base)
+            .with_requirement(pin(None))
+            .validate_with(validator.clone());
+        let err = CountsCommits(Arc::clone(&actions))
+            .apply(tx)
+            .unwrap()
+            .commit(&catalog)
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        assert!(validator.seen.lock().unwrap().is_empty());
+
+        // A rejection ends it before any action runs.
+        let rejecting = Recorder {
+            reject: true,
+            ..Recorder::default()
+        };
+        let tx = Transaction::new(&base)
+            .with_requirement(pin(head))
+            .validate_with(rejecting.clone());
+        let err = CountsCommits(Arc::clone(&actions))
+            .apply(tx)
+            .unwrap()
+            .commit(&catalog)
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ValidationFailed);
+        assert_eq!(*rejecting.seen.lock().unwrap(), vec![head]);
+        assert_eq!(actions.load(Ordering::SeqCst), 0);
+
+        // Accepted, the commit carries the caller's requirement as before.
+        let tx = Transaction::new(&base)
+            .with_requirement(pin(head))
+            .validate_with(validator.clone());
+        CountsCommits(Arc::clone(&actions))
+            .apply(tx)
+            .unwrap()
+            .commit(&catalog)
+            .await
+            .unwrap();
+        assert_eq!(*validator.seen.lock().unwrap(), vec![head]);
+        assert_eq!(actions.load(Ordering::SeqCst), 1);
+        assert_eq!(*sent.lock().unwrap(), vec![pin(head)]);
     }
 }
 

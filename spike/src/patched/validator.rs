@@ -1,0 +1,78 @@
+//! `iceberg-validator`: the epoch check as a transaction validator (patch 3), called by the
+//! library's own commit loop on every refreshed base while `TransactionAction` stays private.
+
+use arrow_array::RecordBatch;
+use async_trait::async_trait;
+
+use super::common::{
+    CommitCatalog, CommitStrategy, IcebergTable, check_free, epoch_summary, iceberg_error,
+    record_watermark,
+};
+use super::ice::ErrorKind;
+use super::ice::table::Table;
+use super::ice::transaction::{ApplyTransactionAction, Transaction, TransactionValidator};
+use crate::error::SinkError;
+use crate::hooks::Hooks;
+use crate::sink::{AppId, CommitOutcome, Epoch};
+
+/// Rejects a refreshed table that already records the epoch. `do_commit` calls it on every
+/// attempt before the append writes its manifest, so a writer that loses a race re-checks
+/// before it retries, and its rejection ends the commit.
+pub struct EpochValidator {
+    app: AppId,
+    epoch: Epoch,
+    hooks: Hooks,
+}
+
+#[async_trait]
+impl TransactionValidator for EpochValidator {
+    async fn validate(&self, table: &Table) -> super::ice::Result<()> {
+        check_free(table.metadata(), &self.app, self.epoch)?;
+        self.hooks.epoch_check_passed().await;
+        Ok(())
+    }
+}
+
+pub struct Validator;
+
+#[async_trait]
+impl CommitStrategy for Validator {
+    fn arm(&self) -> &'static str {
+        "iceberg-validator"
+    }
+
+    async fn commit(
+        &self,
+        table: &IcebergTable,
+        hooks: &Hooks,
+        app: &AppId,
+        epoch: Epoch,
+        batch: RecordBatch,
+    ) -> Result<CommitOutcome, SinkError> {
+        let base = table.load().await?;
+        // Saves writing files for a replay; the validator below is what makes it safe.
+        if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
+            return Ok(replay);
+        }
+        let files = IcebergTable::write(&base, &batch).await?;
+        let validator = EpochValidator {
+            app: app.clone(),
+            epoch,
+            hooks: hooks.clone(),
+        };
+        let tx = Transaction::new(&base).validate_with(validator);
+        let append = tx
+            .fast_append()
+            .add_data_files(files)
+            .set_snapshot_properties(epoch_summary(app, epoch));
+        let tx = append
+            .apply(tx)
+            .and_then(|tx| record_watermark(tx, app, epoch))
+            .map_err(iceberg_error)?;
+        match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
+            Ok(_) => Ok(CommitOutcome::Committed),
+            Err(err) if err.kind() == ErrorKind::ValidationFailed => table.resolve(err, app, epoch).await,
+            Err(err) => Err(iceberg_error(err)),
+        }
+    }
+}
