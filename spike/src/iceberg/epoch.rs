@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::ice::spec::{
-    FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot,
+    DataFile, FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot,
     SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder,
     Type, UnboundPartitionSpec,
 };
@@ -32,6 +32,16 @@ pub fn record_watermark(tx: Transaction, app: &AppId, epoch: Epoch) -> ice::Resu
     tx.update_table_properties()
         .set(watermark_key(app), epoch.to_string())
         .apply(tx)
+}
+
+/// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
+/// watermark update: what every Iceberg arm commits, whatever guards the commit.
+pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
+    let append = tx
+        .fast_append()
+        .add_data_files(files)
+        .set_snapshot_properties(epoch_summary(app, epoch));
+    append.apply(tx).and_then(|tx| record_watermark(tx, app, epoch))
 }
 
 /// The summary properties a sink's append carries. Not reserved keys: Iceberg's computed

@@ -17,8 +17,8 @@ mod table;
 pub use catalog::{CommitCatalog, EpochGuard, IcebergCatalog};
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
-    committed_epoch_on_main, epoch_history, epoch_summary, record_watermark, synthetic_history,
-    watermark_key,
+    committed_epoch_on_main, epoch_history, epoch_summary, record_watermark, stage_append,
+    synthetic_history, watermark_key,
 };
 pub use naive::{Naive, Unguarded};
 pub use sink::{CommitStrategy, IcebergSink};

@@ -5,9 +5,9 @@ use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::catalog::CommitCatalog;
-use super::epoch::{epoch_summary, record_watermark};
+use super::epoch::stage_append;
 use super::ice::table::Table;
-use super::ice::transaction::{ApplyTransactionAction, Transaction};
+use super::ice::transaction::Transaction;
 use super::sink::CommitStrategy;
 use super::table::{IcebergTable, iceberg_error};
 use crate::error::SinkError;
@@ -34,12 +34,7 @@ async fn append(
     batch: &RecordBatch,
 ) -> Result<CommitOutcome, SinkError> {
     let files = IcebergTable::write(base, batch).await?;
-    let tx = Transaction::new(base);
-    let append = tx
-        .fast_append()
-        .add_data_files(files)
-        .set_snapshot_properties(epoch_summary(app, epoch));
-    let tx = append.apply(tx).and_then(|tx| record_watermark(tx, app, epoch)).map_err(iceberg_error)?;
+    let tx = stage_append(Transaction::new(base), files, app, epoch).map_err(iceberg_error)?;
     tx.commit(&CommitCatalog::new(table.catalog.clone()))
         .await
         .map_err(iceberg_error)?;

@@ -4,11 +4,9 @@
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::common::{
-    CommitCatalog, CommitStrategy, IcebergTable, epoch_summary, iceberg_error, record_watermark,
-};
+use super::common::{CommitCatalog, CommitStrategy, IcebergTable, iceberg_error, stage_append};
 use super::ice::spec::MAIN_BRANCH;
-use super::ice::transaction::{ApplyTransactionAction, Transaction};
+use super::ice::transaction::Transaction;
 use super::ice::{ErrorKind, TableRequirement};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
@@ -50,14 +48,7 @@ impl CommitStrategy for Requirement {
                 r#ref: MAIN_BRANCH.to_string(),
                 snapshot_id: base.metadata().current_snapshot_id(),
             });
-            let append = tx
-                .fast_append()
-                .add_data_files(data_files)
-                .set_snapshot_properties(epoch_summary(app, epoch));
-            let tx = append
-                .apply(tx)
-                .and_then(|tx| record_watermark(tx, app, epoch))
-                .map_err(iceberg_error)?;
+            let tx = stage_append(tx, data_files, app, epoch).map_err(iceberg_error)?;
             match tx.commit(&catalog).await {
                 Ok(_) => return Ok(CommitOutcome::Committed),
                 // The pin failed: `main` moved after this attempt's check.

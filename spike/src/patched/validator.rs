@@ -4,13 +4,10 @@
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::common::{
-    CommitCatalog, CommitStrategy, IcebergTable, check_free, epoch_summary, iceberg_error,
-    record_watermark,
-};
+use super::common::{CommitCatalog, CommitStrategy, IcebergTable, check_free, iceberg_error, stage_append};
 use super::ice::ErrorKind;
 use super::ice::table::Table;
-use super::ice::transaction::{ApplyTransactionAction, Transaction, TransactionValidator};
+use super::ice::transaction::{Transaction, TransactionValidator};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
 use crate::sink::{AppId, CommitOutcome, Epoch};
@@ -61,14 +58,7 @@ impl CommitStrategy for Validator {
             hooks: hooks.clone(),
         };
         let tx = Transaction::new(&base).validate_with(validator);
-        let append = tx
-            .fast_append()
-            .add_data_files(files)
-            .set_snapshot_properties(epoch_summary(app, epoch));
-        let tx = append
-            .apply(tx)
-            .and_then(|tx| record_watermark(tx, app, epoch))
-            .map_err(iceberg_error)?;
+        let tx = stage_append(tx, files, app, epoch).map_err(iceberg_error)?;
         match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
             Ok(_) => Ok(CommitOutcome::Committed),
             Err(err) if err.kind() == ErrorKind::ValidationFailed => table.resolve(err, app, epoch).await,

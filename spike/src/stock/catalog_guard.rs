@@ -4,11 +4,8 @@
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::common::{
-    CommitCatalog, CommitStrategy, EpochGuard, IcebergTable, epoch_summary, iceberg_error,
-    record_watermark,
-};
-use super::ice::transaction::{ApplyTransactionAction, Transaction};
+use super::common::{CommitCatalog, CommitStrategy, EpochGuard, IcebergTable, iceberg_error, stage_append};
+use super::ice::transaction::Transaction;
 use crate::error::SinkError;
 use crate::hooks::Hooks;
 use crate::sink::{AppId, CommitOutcome, Epoch};
@@ -43,15 +40,7 @@ impl CommitStrategy for CatalogGuard {
             return Ok(replay);
         }
         let files = IcebergTable::write(&base, &batch).await?;
-        let tx = Transaction::new(&base);
-        let append = tx
-            .fast_append()
-            .add_data_files(files)
-            .set_snapshot_properties(epoch_summary(app, epoch));
-        let tx = append
-            .apply(tx)
-            .and_then(|tx| record_watermark(tx, app, epoch))
-            .map_err(iceberg_error)?;
+        let tx = stage_append(Transaction::new(&base), files, app, epoch).map_err(iceberg_error)?;
         let guard = EpochGuard {
             app: app.clone(),
             epoch,
