@@ -13,13 +13,15 @@
 //! | `iceberg-requirement` | patched (patch 2) | in the sink, pinned with a caller `TableRequirement` |
 //! | `iceberg-validator` | patched (patch 3) | in a `TransactionValidator`, against the refreshed table |
 //!
-//! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix.
+//! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix;
+//! [`killlist`] decides the kill list from it.
 
 pub mod arms;
 pub mod batch;
 pub mod delta;
 pub mod error;
 pub mod hooks;
+pub mod killlist;
 pub mod leftovers;
 pub mod patched;
 pub mod retry;

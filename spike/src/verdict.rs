@@ -18,6 +18,8 @@ pub struct Options {
 /// One cell of the matrix.
 #[derive(Debug, Serialize)]
 pub struct Cell {
+    #[serde(skip)]
+    pub target: Target,
     pub arm: &'static str,
     pub build: &'static str,
     pub catalog: &'static str,
@@ -65,6 +67,7 @@ async fn run_cell(target: Target, scenario: &'static str, dir: &Path, rounds: us
         (finding, None)
     });
     Cell {
+        target,
         arm: target.arm.name(),
         build: target.build_name(),
         catalog: target.catalog_name(),

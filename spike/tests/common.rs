@@ -1,10 +1,12 @@
 //! Instantiates a generic body for every target: one `mod` per arm and catalog, one test per body.
 
 use spike::suite::{self, Finding};
-use spike::{Fixture, Target};
+use spike::{Fixture, Target, killlist};
 
 /// Runs `scenario` on a fresh table of `target` and asserts the arm did what it is expected to.
-pub async fn check(scenario: &str, target: Target) -> Finding {
+/// `test` is the calling test's path, which must be the name the kill list cites for it.
+pub async fn check(scenario: &str, target: Target, test: &str) -> Finding {
+    assert_eq!(test, killlist::test_name(target, scenario), "FINDINGS.md would cite a test that does not exist");
     let dir = tempfile::tempdir().expect("temp dir");
     let fixture = Fixture::create(target, dir.path()).await.expect("fixture");
     let finding = suite::run(scenario, &fixture, suite::PROBE_ROUNDS)
@@ -44,7 +46,8 @@ macro_rules! targets {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $scenario() {
                     let target = spike::Target { arm: $arm, catalog: $catalog };
-                    $crate::common::check(stringify!($scenario), target).await;
+                    let test = concat!(module_path!(), "::", stringify!($scenario));
+                    $crate::common::check(stringify!($scenario), target, test).await;
                 }
             )+
         }

@@ -17,7 +17,8 @@ macro_rules! crash_targets {
             async fn $module() {
                 let _serial = serial::scenario();
                 let target = spike::Target { arm: $arm, catalog: $catalog };
-                common::check("aborted_commit_loses_nothing", target).await;
+                let test = concat!(module_path!(), "::", stringify!($module));
+                common::check("aborted_commit_loses_nothing", target, test).await;
             }
         )+
     };

@@ -8,13 +8,15 @@
 pub(crate) use super::{ice, ice_sql};
 
 mod catalog;
+mod commit_catalog;
 mod epoch;
 mod naive;
 mod sink;
 mod storage;
 mod table;
 
-pub use catalog::{CommitCatalog, EpochGuard, IcebergCatalog};
+pub use catalog::IcebergCatalog;
+pub use commit_catalog::{CommitCatalog, EpochGuard};
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
     committed_epoch_on_main, epoch_history, epoch_summary, record_watermark, stage_append,

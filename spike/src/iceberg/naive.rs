@@ -4,7 +4,7 @@
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
-use super::catalog::CommitCatalog;
+use super::commit_catalog::CommitCatalog;
 use super::epoch::stage_append;
 use super::ice::table::Table;
 use super::ice::transaction::Transaction;
