@@ -1,9 +1,12 @@
 """Reads every table in a `verdict --keep DIR` manifest with engines other than this project's.
 
 Two readers per format. Iceberg through pyiceberg (a Python implementation of the spec: its
-SqlCatalog on the `sqlite` catalog file, StaticTable on the metadata file of a `memory` table)
-and DuckDB's iceberg extension (C++); Delta through the `deltalake` Python package (delta-rs, the
-writer's own lineage) and DuckDB's delta extension (delta-kernel-rs under DuckDB's scanner).
+SqlCatalog on the `sqlite` catalog file, RestCatalog on a `rest` table's server with its data on
+S3, StaticTable on the metadata file of a `memory` table) and DuckDB's iceberg extension (C++;
+for `rest`, over S3 with its httpfs extension, on the metadata file the REST server names);
+Delta through the `deltalake` Python package (delta-rs, the writer's own lineage) and DuckDB's
+delta extension (delta-kernel-rs under DuckDB's scanner). A `rest` table needs the server
+`scripts/seaweedfs` started and the environment it printed.
 For each table it checks that every reader sees the rows the manifest expects, and that the
 epochs pyiceberg finds in the snapshot summaries and the `txn` actions in the Delta log are the
 ones the manifest says were committed (after `epochs_survive_expiry`, only those the retained
@@ -20,16 +23,41 @@ import os
 import sys
 
 import sqlite3
+import urllib.parse
+import urllib.request
 
 import duckdb
 from deltalake import DeltaTable
 from duckdb_extensions import import_extension
+from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.table import StaticTable
 
 
+def s3():
+    """The S3 endpoint and key pair scripts/seaweedfs exported."""
+    return (os.environ["BARRIER_S3_ENDPOINT"], os.environ["BARRIER_S3_ACCESS_KEY"],
+            os.environ["BARRIER_S3_SECRET_KEY"])
+
+
 def iceberg_table(entry):
     table = entry["table"]
+    if table["catalog"] == "rest":
+        endpoint, key, secret = s3()
+        catalog = RestCatalog(
+            table["catalog_name"],
+            **{
+                "uri": table["uri"],
+                "warehouse": table["warehouse"],
+                "credential": f"{key}:{secret}",
+                "s3.endpoint": endpoint,
+                "s3.access-key-id": key,
+                "s3.secret-access-key": secret,
+                "s3.region": "us-east-1",
+                "s3.path-style-access": "true",
+            },
+        )
+        return catalog.load_table(f"{table['namespace']}.{table['table']}")
     if table["catalog"] == "sqlite":
         catalog = SqlCatalog(
             table["catalog_name"],
@@ -44,17 +72,42 @@ def duckdb_connection():
     """DuckDB with its delta and iceberg extensions, installed from their PyPI wheels: DuckDB would
     otherwise download them from its extension server at first use."""
     con = duckdb.connect()
-    for extension in ("avro", "iceberg", "delta"):
+    for extension in ("avro", "iceberg", "delta", "httpfs"):
         import_extension(extension, con=con)
         con.sql(f"LOAD {extension}")
+    if "BARRIER_S3_ENDPOINT" in os.environ:
+        endpoint, key, secret = s3()
+        con.sql(
+            f"CREATE SECRET barrier (TYPE s3, KEY_ID '{key}', SECRET '{secret}', REGION 'us-east-1', "
+            f"ENDPOINT '{urllib.parse.urlparse(endpoint).netloc}', URL_STYLE 'path', USE_SSL false)"
+        )
     return con
+
+
+def rest_metadata_file(table):
+    """The metadata file the REST server names for the table now, asked with plain HTTP (the
+    protocol's token and load-table calls), so that the DuckDB check rests on neither pyiceberg
+    nor this project's writer."""
+    _, key, secret = s3()
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": key,
+                                   "client_secret": secret, "scope": "catalog"}).encode()
+    with urllib.request.urlopen(f"{table['uri']}/v1/oauth/tokens", data=form) as response:
+        token = json.load(response)["access_token"]
+    with urllib.request.urlopen(f"{table['uri']}/v1/config?warehouse={table['warehouse']}") as response:
+        prefix = json.load(response).get("overrides", {}).get("prefix")
+    path = "/".join(p for p in ("v1", prefix, "namespaces", table["namespace"], "tables", table["table"]) if p)
+    request = urllib.request.Request(f"{table['uri']}/{path}", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)["metadata-location"]
 
 
 def current_metadata_file(table):
     """The metadata file the catalog points to now: from iceberg-catalog-sql's own table for a
     `sqlite` table (what any SQL-catalog client would resolve; read here, not taken from
-    pyiceberg, so that the DuckDB check does not rest on the other reader), from the manifest
-    for `memory`."""
+    pyiceberg, so that the DuckDB check does not rest on the other reader), from the REST server
+    for `rest`, from the manifest for `memory`."""
+    if table["catalog"] == "rest":
+        return rest_metadata_file(table)
     if table["catalog"] != "sqlite":
         return table["metadata_file"]
     with contextlib.closing(sqlite3.connect(table["sqlite_file"])) as db:

@@ -69,6 +69,12 @@ pub fn parquet_rows<P: AsRef<Path>>(files: impl IntoIterator<Item = P>) -> Resul
     })
 }
 
+/// The rows in the footer of one Parquet file, read whole into `bytes` from wherever it is stored.
+pub fn parquet_rows_of(location: &str, bytes: bytes::Bytes) -> Result<u64, SinkError> {
+    let reader = SerializedFileReader::new(bytes).map_err(|e| SinkError::Parquet(format!("{location}: {e}")))?;
+    Ok(reader.metadata().file_metadata().num_rows() as u64)
+}
+
 /// A local path from a `file:` URL or a plain path, as both formats spell them.
 pub fn local_path(location: &str) -> &Path {
     Path::new(

@@ -1,5 +1,9 @@
 //! `delta`: the control. Delta's protocol has an action for exactly this, `txn (appId, version)`.
 
+mod fixture;
+
+pub use fixture::DeltaFixture;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 use deltalake_core::kernel::transaction::{CommitBuilder, CommitProperties, TransactionError};
-use deltalake_core::kernel::{Action, DataType, PrimitiveType, StructField, Transaction};
+use deltalake_core::kernel::{Action, Transaction};
 use deltalake_core::protocol::{DeltaOperation, SaveMode};
 use deltalake_core::writer::{DeltaWriter, RecordBatchWriter};
 use deltalake_core::{DeltaTable, DeltaTableError};
@@ -21,37 +25,11 @@ use crate::hooks::failpoints::{AFTER_DATA_FILES, AFTER_SWAP, BEFORE_SWAP, stop_a
 use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
 
-/// A fresh Delta table in a directory of its own.
-pub struct DeltaFixture {
-    pub path: PathBuf,
-}
-
-impl DeltaFixture {
-    pub async fn create(path: &Path) -> Result<Self, SinkError> {
-        std::fs::create_dir_all(path).map_err(|e| SinkError::Delta(e.to_string()))?;
-        DeltaTable::try_from_url(table_url(path)?)
-            .await
-            .map_err(delta_error)?
-            .create()
-            .with_columns([
-                StructField::new("id", DataType::Primitive(PrimitiveType::Long), false),
-                StructField::new("payload", DataType::Primitive(PrimitiveType::String), true),
-            ])
-            .await
-            .map_err(delta_error)?;
-        Ok(Self { path: path.to_path_buf() })
-    }
-
-    pub fn sink(&self, hooks: Hooks) -> Result<DeltaSink, SinkError> {
-        DeltaSink::new(&self.path, hooks)
-    }
-}
-
-fn table_url(path: &Path) -> Result<Url, SinkError> {
+pub(crate) fn table_url(path: &Path) -> Result<Url, SinkError> {
     Url::from_directory_path(path).map_err(|_| SinkError::Delta(format!("not an absolute path: {}", path.display())))
 }
 
-fn delta_error(err: DeltaTableError) -> SinkError {
+pub(crate) fn delta_error(err: DeltaTableError) -> SinkError {
     match err {
         DeltaTableError::NotATable(msg) => SinkError::TableNotFound(msg),
         other => SinkError::Delta(other.to_string()),
@@ -244,8 +222,8 @@ impl DeltaSink {
 
     /// The table's directory, and every file in it that belongs to the table: the versions of
     /// the log (commits, checkpoints, their `_last_checkpoint` pointer) and the current version's
-    /// data files.
-    pub async fn table_files(&self) -> Result<(PathBuf, BTreeSet<PathBuf>), SinkError> {
+    /// data files (as `leftovers::normalized` spells them).
+    pub async fn table_files(&self) -> Result<(String, BTreeSet<String>), SinkError> {
         let root = local_path(self.url.as_str()).to_path_buf();
         let mut files = self.data_files().await?;
         let log = root.join("_delta_log");
@@ -255,7 +233,8 @@ impl DeltaSink {
                 files.insert(path);
             }
         }
-        Ok((root, files))
+        let files = files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        Ok((root.to_string_lossy().into_owned(), files))
     }
 
     /// The data files the current version references.

@@ -110,19 +110,18 @@ pub const COLUMNS: [Column; 6] = [
     },
 ];
 
-/// The test that runs `scenario` on `target`: `spike/tests/suite.rs` for the suite's bodies,
-/// `spike/tests/crash.rs` for the failpoint body. The tests assert that they bear this name.
+/// The test that runs `scenario` on `target`: `spike/tests/crash.rs` for the failpoint body,
+/// `spike/tests/suite.rs` for the others, each `<arm>::<catalog>::<scenario>`. The tests assert
+/// that they bear this name.
 pub fn test_name(target: Target, scenario: &str) -> String {
     let module = match target.arm {
         Arm::IcebergNaive(build) => format!("iceberg_naive_{}", build.name()),
         arm => arm.name().replace('-', "_"),
     };
-    let catalog = target.catalog.map(CatalogKind::name);
-    match (scenario, catalog) {
-        ("aborted_commit_loses_nothing", None) => format!("crash::{module}"),
-        ("aborted_commit_loses_nothing", Some(c)) => format!("crash::{module}_{c}"),
-        (_, None) => format!("suite::{module}::{scenario}"),
-        (_, Some(c)) => format!("suite::{module}::{c}::{scenario}"),
+    let binary = if scenario == "aborted_commit_loses_nothing" { "crash" } else { "suite" };
+    match target.catalog {
+        None => format!("{binary}::{module}::{scenario}"),
+        Some(c) => format!("{binary}::{module}::{}::{scenario}", c.name()),
     }
 }
 
@@ -245,6 +244,8 @@ pub fn footprint(arm: Arm) -> Footprint {
 /// What one arm's bodies observed, on every catalog it ran on.
 struct Observed<'a> {
     cells: Vec<&'a Cell>,
+    /// The catalogs of the run.
+    catalogs: &'a [CatalogKind],
 }
 
 fn duplicated(cell: &Cell) -> bool {
@@ -262,7 +263,7 @@ const FORCED: [&str; 2] = ["held_window", "aborted_commit_loses_nothing"];
 impl<'a> Observed<'a> {
     fn of(report: &'a Report, arm: Arm) -> Self {
         let cells = report.cells.iter().filter(|c| c.target.arm == arm).collect();
-        Self { cells }
+        Self { cells, catalogs: &report.catalogs }
     }
 
     fn broken(&self) -> Vec<&'a Cell> {
@@ -285,7 +286,7 @@ impl<'a> Observed<'a> {
     }
 
     fn held_everywhere(&self, arm: Arm) -> bool {
-        Target::of(arm).into_iter().all(|target| {
+        Target::on(arm, self.catalogs).into_iter().all(|target| {
             self.cells
                 .iter()
                 .any(|c| c.target == target && c.finding.scenario == "held_window")
@@ -309,9 +310,6 @@ impl<'a> Observed<'a> {
     }
 }
 
-fn catalogs(arm: Arm) -> Vec<Option<CatalogKind>> {
-    Target::of(arm).into_iter().map(|t| t.catalog).collect()
-}
 
 /// One decided cell of the matrix.
 #[derive(Debug, PartialEq, Eq)]
@@ -322,8 +320,8 @@ pub struct Decision {
     pub because: String,
 }
 
-/// Test names for `cells`, with one name per body when it ran on every catalog of its arm.
-fn names(cells: &[&Cell]) -> Vec<String> {
+/// Test names for `cells`, with one name per body when it ran on every catalog of the run.
+fn names(cells: &[&Cell], catalogs: &[CatalogKind]) -> Vec<String> {
     let mut by_body: BTreeMap<(String, &str), Vec<Target>> = BTreeMap::new();
     for cell in cells {
         let any = Target {
@@ -337,11 +335,11 @@ fn names(cells: &[&Cell]) -> Vec<String> {
     }
     let mut out = vec![];
     for ((_, scenario), targets) in by_body {
-        let all = Target::of(targets[0].arm);
+        let all = Target::on(targets[0].arm, catalogs);
         if targets.len() > 1 && all.iter().all(|t| targets.contains(t)) {
             let name = test_name(targets[0], scenario);
             let catalog = targets[0].catalog.map_or("", CatalogKind::name);
-            out.push(name.replacen(catalog, "*", 1));
+            out.push(name.replacen(&format!("::{catalog}::"), "::*::", 1));
         } else {
             out.extend(targets.iter().map(|t| test_name(*t, scenario)));
         }
@@ -351,13 +349,14 @@ fn names(cells: &[&Cell]) -> Vec<String> {
     out
 }
 
-/// Every body of the arm: its module of the suite, and its failpoint tests.
-fn whole_arm(cells: &[&Cell]) -> Vec<String> {
-    let mut out: Vec<String> = names(cells)
+/// Every body of the arm: its module of the suite, and of the failpoint tests.
+fn whole_arm(cells: &[&Cell], catalogs: &[CatalogKind]) -> Vec<String> {
+    let mut out: Vec<String> = names(cells, catalogs)
         .into_iter()
-        .map(|name| match name.strip_prefix("suite::") {
-            Some(rest) => format!("suite::{}::*", rest.split("::").next().unwrap_or(rest)),
-            None => name,
+        .map(|name| {
+            let mut parts = name.splitn(3, "::");
+            let (binary, module) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+            format!("{binary}::{module}::*")
         })
         .collect();
     out.sort();
@@ -365,10 +364,10 @@ fn whole_arm(cells: &[&Cell]) -> Vec<String> {
     out
 }
 
-fn decision(status: Status, cells: &[&Cell], because: impl Into<String>) -> Decision {
+fn decision(status: Status, cells: &[&Cell], catalogs: &[CatalogKind], because: impl Into<String>) -> Decision {
     Decision {
         status,
-        tests: names(cells),
+        tests: names(cells, catalogs),
         because: because.into(),
     }
 }
@@ -414,36 +413,39 @@ pub fn decide(report: &Report, arm: Arm, kill: Kill) -> Decision {
     }
     let broken = seen.broken();
     let dups = seen.duplicates();
+    let cats = report.catalogs.as_slice();
     if !broken.is_empty() && dups.is_empty() || seen.cells.is_empty() {
-        return decision(Status::Undecided, &broken, "bodies did not run as recorded");
+        return decision(Status::Undecided, &broken, cats, "bodies did not run as recorded");
     }
     let once = seen.exactly_once(arm);
     match kill {
         Kill::DestinationSpecific if once => Decision {
             status: Status::NotTriggered,
-            tests: whole_arm(&seen.cells),
+            tests: whole_arm(&seen.cells, cats),
             because: "exactly-once in every body, through `CommitSink` alone".into(),
         },
         Kill::ExternalStore if once => decision(
             Status::NotTriggered,
             &seen.of_scenarios(&FORCED),
+            cats,
             "the held window and every crash point held on the catalog alone",
         ),
         Kill::SpecGap if once => decision(
             Status::NotTriggered,
             &seen.of_scenarios(&["held_window"]),
+            cats,
             "expressed",
         ),
         Kill::DestinationSpecific | Kill::ExternalStore if !dups.is_empty() => decision(
             Status::Triggered,
             &seen.cited_duplicates(),
+            cats,
             "an epoch committed twice",
         ),
         Kill::SpecGap if !dups.is_empty() => {
             let holders: Vec<Arm> = Arm::ALL
                 .into_iter()
                 .filter(|other| *other != arm && other.build().is_some())
-                .filter(|other| catalogs(*other) == catalogs(arm))
                 .filter(|other| Observed::of(report, *other).exactly_once(*other))
                 .collect();
             let mut cells = seen.cited_duplicates();
@@ -456,6 +458,7 @@ pub fn decide(report: &Report, arm: Arm, kill: Kill) -> Decision {
                 decision(
                     Status::Triggered,
                     &cells,
+                    cats,
                     "no Iceberg arm holds on these catalogs",
                 )
             } else {
@@ -463,11 +466,12 @@ pub fn decide(report: &Report, arm: Arm, kill: Kill) -> Decision {
                 decision(
                     Status::NotYet,
                     &cells,
+                    cats,
                     format!("duplicates, but {} hold on the same catalogs", by.join(", ")),
                 )
             }
         }
-        _ => decision(Status::Undecided, &broken, "bodies did not run as recorded"),
+        _ => decision(Status::Undecided, &broken, cats, "bodies did not run as recorded"),
     }
 }
 
@@ -604,6 +608,7 @@ mod tests {
         }
         Report {
             probe_rounds: 4,
+            catalogs: CatalogKind::ALL.to_vec(),
             cells,
         }
     }

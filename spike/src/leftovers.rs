@@ -7,11 +7,11 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::error::SinkError;
+use crate::store;
 
 /// What a file in a table directory is, from the names the two formats give them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -30,13 +30,14 @@ pub enum FileKind {
 impl FileKind {
     /// A file object_store staged as `<name>#<n>` (a local put-if-absent or a killed write) is
     /// the kind of `<name>`.
-    pub fn of(path: &Path) -> Self {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    pub fn of(location: &str) -> Self {
+        let mut segments = location.rsplit('/');
+        let name = segments.next().unwrap_or_default();
+        let in_delta_log = segments.next() == Some("_delta_log");
         let name = match name.rsplit_once('#') {
             Some((staged, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => staged,
             _ => name,
         };
-        let in_delta_log = path.parent().and_then(Path::file_name).is_some_and(|d| d == "_delta_log");
         if name.ends_with(".parquet") && !in_delta_log {
             FileKind::Data
         } else if name.ends_with(".metadata.json") {
@@ -60,31 +61,29 @@ impl fmt::Display for FileKind {
     }
 }
 
-/// A file in the table's directory that no part of the table references.
+/// A file under the table's location that no part of the table references.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct LeftBehind {
     pub kind: FileKind,
-    pub path: PathBuf,
+    /// An absolute path, or an `s3://` URL.
+    pub location: String,
     pub bytes: u64,
 }
 
-/// Every file under `root` that is not in `referenced`, sorted by kind and path.
-pub fn unreferenced(root: &Path, referenced: &BTreeSet<PathBuf>) -> Result<Vec<LeftBehind>, SinkError> {
-    let io = |e: std::io::Error| SinkError::Corrupt(format!("{}: {e}", root.display()));
-    let mut left = vec![];
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).map_err(io)? {
-            let entry = entry.map_err(io)?;
-            let path = entry.path();
-            let meta = entry.metadata().map_err(io)?;
-            if meta.is_dir() {
-                dirs.push(path);
-            } else if !referenced.contains(&path) {
-                left.push(LeftBehind { kind: FileKind::of(&path), path, bytes: meta.len() });
-            }
-        }
-    }
+/// A location as [`store::list`] spells it: `file:` URLs become plain paths.
+pub fn normalized(location: &str) -> String {
+    crate::batch::local_path(location).to_string_lossy().into_owned()
+}
+
+/// Every file under `root` (a directory or an `s3://` prefix) that is not in `referenced`
+/// (locations as [`normalized`] spells them), sorted by kind and location.
+pub async fn unreferenced(root: &str, referenced: &BTreeSet<String>) -> Result<Vec<LeftBehind>, SinkError> {
+    let mut left: Vec<LeftBehind> = store::list(root)
+        .await?
+        .into_iter()
+        .filter(|file| !referenced.contains(&file.location))
+        .map(|file| LeftBehind { kind: FileKind::of(&file.location), location: file.location, bytes: file.bytes })
+        .collect();
     left.sort();
     Ok(left)
 }
@@ -113,7 +112,7 @@ mod tests {
 
     #[test]
     fn kinds_follow_each_formats_names() {
-        let kind = |p: &str| FileKind::of(Path::new(p));
+        let kind = FileKind::of;
         assert_eq!(kind("/t/data/00000-0-a.parquet"), FileKind::Data);
         assert_eq!(kind("/t/part-00001-b.c000.snappy.parquet"), FileKind::Data);
         assert_eq!(kind("/t/metadata/00003-c.metadata.json"), FileKind::Metadata);
@@ -124,21 +123,22 @@ mod tests {
         assert_eq!(kind("/t/notes.txt"), FileKind::Other);
     }
 
-    #[test]
-    fn only_unreferenced_files_are_listed_with_their_sizes() {
+    #[tokio::test]
+    async fn only_unreferenced_files_are_listed_with_their_sizes() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
+        let at = |p: &str| root.join(p).to_string_lossy().into_owned();
         std::fs::create_dir_all(root.join("metadata")).unwrap();
         std::fs::write(root.join("metadata/1.metadata.json"), b"{}").unwrap();
         std::fs::write(root.join("metadata/2.metadata.json"), b"{ }").unwrap();
         std::fs::write(root.join("a.parquet"), b"PAR1").unwrap();
-        let referenced = BTreeSet::from([root.join("metadata/1.metadata.json")]);
-        let left = unreferenced(root, &referenced).unwrap();
+        let referenced = BTreeSet::from([at("metadata/1.metadata.json")]);
+        let left = unreferenced(&format!("file://{}", root.display()), &referenced).await.unwrap();
         assert_eq!(
             left,
             vec![
-                LeftBehind { kind: FileKind::Data, path: root.join("a.parquet"), bytes: 4 },
-                LeftBehind { kind: FileKind::Metadata, path: root.join("metadata/2.metadata.json"), bytes: 3 },
+                LeftBehind { kind: FileKind::Data, location: at("a.parquet"), bytes: 4 },
+                LeftBehind { kind: FileKind::Metadata, location: at("metadata/2.metadata.json"), bytes: 3 },
             ]
         );
         assert_eq!(summary(&left), "2 files, 7 bytes (1 data, 1 metadata)");

@@ -18,19 +18,25 @@
 
 pub mod arms;
 pub mod batch;
+pub mod catalogs;
 pub mod delta;
 pub mod error;
+pub mod fixture;
 pub mod hooks;
 pub mod killlist;
 pub mod leftovers;
 pub mod patched;
+pub mod proxy;
 pub mod retry;
 pub mod sink;
 pub mod stock;
+pub mod store;
 pub mod stress;
 pub mod suite;
 pub mod verdict;
 
-pub use arms::{Arm, Build, CatalogKind, Fixture, Target};
+pub use arms::{Arm, Build, Target};
+pub use catalogs::CatalogKind;
+pub use fixture::{Fixture, WriterOptions};
 pub use error::SinkError;
 pub use sink::{AppId, CommitOutcome, CommitSink, Epoch};

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arms::{Arm, CatalogKind, Fixture, Target};
+use crate::arms::{Arm, CatalogKind, Target};
+use crate::fixture::Fixture;
 use crate::batch::batch;
 use crate::error::SinkError;
 use crate::hooks::CallCounts;
@@ -243,7 +244,6 @@ async fn audit(
         crashes,
         unreached_failpoints: fixture
             .target
-            .arm
             .failpoints()
             .iter()
             .copied()
@@ -296,13 +296,13 @@ pub async fn worker(
     }));
     let crashed = std::fs::read_to_string(&crash_log).unwrap_or_default();
     let percent = (fault_rate * 100.0).clamp(0.0, 100.0);
-    for point in target.arm.failpoints() {
+    for point in target.failpoints() {
         let random = format!("{percent}%panic({point})");
         let once = !crashed.lines().any(|l| l == *point);
         let action = if once { format!("1*panic({point})->{random}") } else { random };
         fail::cfg(*point, &action).map_err(SinkError::Corrupt)?;
     }
-    let fixture = Fixture::open(target, dir).await?;
+    let fixture = Fixture::open(target, dir);
     let counts = Arc::new(CallCounts::default());
     let sink = fixture.counting_writer(Arc::clone(&counts)).await?;
     let mut log = std::fs::OpenOptions::new()

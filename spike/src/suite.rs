@@ -16,11 +16,13 @@ use arrow_array::{RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use serde::Serialize;
 
-use crate::arms::Fixture;
+use crate::catalogs::Access;
+use crate::fixture::{Fixture, OutageOutcome, WriterOptions};
 use crate::batch::batch;
 use crate::error::SinkError;
 use crate::hooks::{HeldWindow, Hooks, Lane, Round, failpoints};
 use crate::leftovers::{self, FileKind};
+use crate::proxy::{Fault, FaultProxy};
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
 
 /// Rows in every batch the suite commits.
@@ -29,12 +31,17 @@ pub const BATCH_ROWS: usize = 8;
 /// Rounds `contention_probe` runs when the caller does not say.
 pub const PROBE_ROUNDS: usize = 40;
 
+/// A proxied writer's HTTP timeout in `lost_response`: short, because one fault waits it out.
+const LOST_RESPONSE_TIMEOUT: Duration = Duration::from_secs(3);
+
+const NOT_APPLICABLE: &str = "not applicable";
+
 /// How long a held-window test waits for a writer to reach the window before calling it broken.
 /// A safety net against a hang, not an ordering device: the window itself orders the writers.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(120);
 
 /// The scenarios, in the order the matrix prints them.
-pub const SCENARIOS: [&str; 10] = [
+pub const SCENARIOS: [&str; 11] = [
     "replay_writes_nothing",
     "distinct_epochs_accumulate",
     "concurrent_writers_commit_once",
@@ -45,6 +52,7 @@ pub const SCENARIOS: [&str; 10] = [
     "catalog_unavailable",
     "aborted_commit_loses_nothing",
     "epochs_survive_expiry",
+    "lost_response",
 ];
 
 /// How often two racing writers both passed their check before either committed.
@@ -353,57 +361,107 @@ pub async fn schema_mismatch(fx: &Fixture) -> Result<Finding, SinkError> {
         .await
 }
 
-/// A catalog that cannot be reached, or is locked by another process, is a typed error that
-/// commits nothing; once the lock is gone the same epoch commits. Only the `sqlite` catalog has a
-/// file to lose or lock; other targets report "not applicable".
+/// A catalog that cannot be reached (a file that cannot be created, a server that is down), is
+/// locked by another process, or refuses the writer's credentials: a typed error that commits
+/// nothing; once the cause is gone the same epoch commits (a `Committed`, not an
+/// `AlreadyCommitted`: the proof that nothing landed during the outage). Each catalog kind
+/// brings its own outages (`Fixture::outages`); one with none reports "not applicable".
 pub async fn catalog_unavailable(fx: &Fixture) -> Result<Finding, SinkError> {
     let sink = fx.writer(Hooks::default()).await?;
-    let Some(file) = fx.sqlite_file() else {
+    let outages = fx.outages().await?;
+    if outages.is_empty() {
         return Ledger::default()
-            .finding("catalog_unavailable", sink.as_ref(), "not applicable", "not applicable", true)
+            .finding("catalog_unavailable", sink.as_ref(), NOT_APPLICABLE, NOT_APPLICABLE, true)
             .await;
-    };
-    let unreachable = fx.open_unreachable_catalog().await;
+    }
     let a = app("app-a");
-    let lock = SqliteLock::take(&file).await?;
-    let locked = sink.commit(&a, epoch(1), batch(0, BATCH_ROWS, "locked")).await;
-    lock.release().await?;
-    let after = sink.committed_epoch(&a).await?;
     let mut ledger = Ledger::default();
-    let retried = ledger.record(&a, epoch(1), sink.commit(&a, epoch(1), batch(100, BATCH_ROWS, "after")).await?);
-    let typed = |r: Option<&SinkError>| matches!(r, Some(SinkError::CatalogUnavailable(_)));
+    let (mut observed, mut passed) = (vec![], true);
+    for (i, outage) in outages.iter().enumerate() {
+        let n = i as u64 + 1;
+        let OutageOutcome { during, after } = outage
+            .commit_through(&a, epoch(n), batch(n as i64 * 100, BATCH_ROWS, outage.name()))
+            .await?;
+        let after = after.map(|o| ledger.record(&a, epoch(n), o));
+        passed &= during.as_ref().is_err_and(|e| outage.expects(e)) && matches!(after, Ok(CommitOutcome::Committed));
+        observed.push(format!("{}: {} then {}", outage.name(), brief(&during), brief(&after)));
+    }
+    let committed = sink.committed_epoch(&a).await?;
+    passed &= committed == Some(epoch(outages.len() as u64));
     ledger
         .finding(
             "catalog_unavailable",
             sink.as_ref(),
-            "CatalogUnavailable for an unreachable and for a locked catalog file; then epoch 1 commits",
-            format!("unreachable {unreachable:?}; locked {locked:?}; committed_epoch after {after:?}; retry {retried:?}"),
-            typed(unreachable.as_ref().err()) && typed(locked.as_ref().err()) && after.is_none() && retried == CommitOutcome::Committed,
+            "a typed error during each outage, then the same epoch Committed once it is over",
+            observed.join("; "),
+            passed,
         )
         .await
 }
 
-/// Another process's write lock on a SQLite catalog file (`BEGIN EXCLUSIVE`), which blocks
-/// every reader and writer of the catalog until released.
-struct SqliteLock(sqlx::SqliteConnection);
-
-impl SqliteLock {
-    async fn take(file: &std::path::Path) -> Result<Self, SinkError> {
-        use sqlx::Connection;
-        let unavailable = |e: sqlx::Error| SinkError::CatalogUnavailable(e.to_string());
-        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", file.display()))
-            .await
-            .map_err(unavailable)?;
-        sqlx::query("BEGIN EXCLUSIVE").execute(&mut conn).await.map_err(unavailable)?;
-        Ok(Self(conn))
+/// A commit whose request reaches the server and whose answer never reaches the writer (the
+/// network's `barrier.after-swap`), and one that never reaches the server, each forced by the
+/// fault proxy on one commit request (`proxy::Fault`): the writer gets
+/// [`SinkError::OutcomeUnknown`] every time (it cannot tell the cases apart), and the replay of
+/// the same epoch resolves it: `AlreadyCommitted` where the server applied the commit,
+/// `Committed` where it never saw it. Every epoch ends in the table exactly once. Only catalogs
+/// the proxy can sit in front of (`rest`); others report "not applicable".
+pub async fn lost_response(fx: &Fixture) -> Result<Finding, SinkError> {
+    let sink = fx.writer(Hooks::default()).await?;
+    let Some(server) = fx.proxied_server() else {
+        return Ledger::default()
+            .finding("lost_response", sink.as_ref(), NOT_APPLICABLE, NOT_APPLICABLE, true)
+            .await;
+    };
+    let proxy = FaultProxy::start(&server).await.map_err(|e| SinkError::CatalogUnavailable(e.to_string()))?;
+    let access = Access { uri: Some(proxy.url()), timeout: Some(LOST_RESPONSE_TIMEOUT), ..Access::default() };
+    let proxied = fx.writer_with(WriterOptions::default().with_access(access)).await?;
+    let a = app("app-a");
+    let mut ledger = Ledger::default();
+    let (mut observed, mut passed) = (vec![], true);
+    for (i, fault) in Fault::ALL.into_iter().enumerate() {
+        let n = i as u64 + 1;
+        let rows = || batch(n as i64 * 100, BATCH_ROWS, fault.name());
+        proxy.inject(fault);
+        let first = proxied.commit(&a, epoch(n), rows()).await;
+        let report = proxy.fired().await.map_err(|e| SinkError::Corrupt(e.to_string()))?;
+        let applied = report.server_status == Some(200);
+        if applied {
+            ledger.record(&a, epoch(n), CommitOutcome::Committed);
+        }
+        let replay = ledger.record(&a, epoch(n), proxied.commit(&a, epoch(n), rows()).await?);
+        let want = if applied { CommitOutcome::AlreadyCommitted { committed: epoch(n) } } else { CommitOutcome::Committed };
+        passed &= matches!(first, Err(SinkError::OutcomeUnknown(_))) && applied == fault.forwards() && replay == want;
+        observed.push(format!(
+            "{}: server {}, writer {}, replay {}",
+            fault.name(),
+            report.server_status.map_or("never saw it".to_string(), |s| s.to_string()),
+            brief(&first),
+            brief(&Ok::<_, SinkError>(replay)),
+        ));
     }
+    let mut history = fx.epoch_history(&a).await?;
+    history.sort();
+    let once: Vec<Epoch> = (1..=Fault::ALL.len() as u64).map(epoch).collect();
+    passed &= history == once;
+    observed.push(format!("epochs in the table: {}", history.iter().map(Epoch::to_string).collect::<Vec<_>>().join(",")));
+    ledger
+        .finding(
+            "lost_response",
+            sink.as_ref(),
+            "OutcomeUnknown for each fault; the replay AlreadyCommitted where the server applied it, Committed where it never saw it; each epoch once",
+            observed.join("; "),
+            passed,
+        )
+        .await
+}
 
-    async fn release(mut self) -> Result<(), SinkError> {
-        sqlx::query("ROLLBACK")
-            .execute(&mut self.0)
-            .await
-            .map(|_| ())
-            .map_err(|e| SinkError::CatalogUnavailable(e.to_string()))
+/// A short account of what a commit returned: the outcome, or the error's kind.
+fn brief(result: &Result<CommitOutcome, SinkError>) -> String {
+    match result {
+        Ok(CommitOutcome::Committed) => "Committed".into(),
+        Ok(CommitOutcome::AlreadyCommitted { committed }) => format!("AlreadyCommitted{{{committed}}}"),
+        Err(err) => err.kind().to_string(),
     }
 }
 
@@ -420,7 +478,7 @@ pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkE
     let mut observed = vec![];
     let mut passed = true;
     let mut seen = fx.left_behind().await?;
-    for (i, &point) in fx.target.arm.failpoints().iter().enumerate() {
+    for (i, &point) in fx.target.failpoints().iter().enumerate() {
         let n = i as u64 + 1;
         fail::cfg(point, "return").expect("valid failpoint action");
         let aborted = sink.commit(&a, epoch(n), batch(n as i64 * 100, BATCH_ROWS, point)).await;
@@ -445,7 +503,7 @@ pub async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding, SinkE
         if point == failpoints::AFTER_METADATA_FILE {
             passed &= left.iter().any(|f| f.kind == FileKind::Metadata);
         }
-        observed.push(format!("{point}: {aborted:?} then {replayed:?}, left behind {}", leftovers::summary(&left)));
+        observed.push(format!("{point}: {} then {}, left behind {}", brief(&aborted), brief(&Ok(replayed)), leftovers::summary(&left)));
     }
     ledger
         .finding(
@@ -504,6 +562,7 @@ pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Fi
         "catalog_unavailable" => catalog_unavailable(fx).await,
         "aborted_commit_loses_nothing" => aborted_commit_loses_nothing(fx).await,
         "epochs_survive_expiry" => epochs_survive_expiry(fx).await,
+        "lost_response" => lost_response(fx).await,
         other => panic!("unknown scenario {other}"),
     }
 }

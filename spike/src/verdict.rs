@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::arms::{Fixture, TableLocation, Target};
+use crate::arms::Target;
+use crate::catalogs::CatalogKind;
+use crate::fixture::{Fixture, TableLocation};
 use crate::suite::{self, Contention, Finding, SCENARIOS};
 
 #[derive(Clone, Debug)]
@@ -13,6 +15,8 @@ pub struct Options {
     /// Leave every table under this directory and write `manifest.json` there.
     pub keep: Option<PathBuf>,
     pub probe_rounds: usize,
+    /// The catalogs the Iceberg arms run on.
+    pub catalogs: Vec<CatalogKind>,
 }
 
 /// One cell of the matrix.
@@ -31,6 +35,7 @@ pub struct Cell {
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub probe_rounds: usize,
+    pub catalogs: Vec<CatalogKind>,
     pub cells: Vec<Cell>,
 }
 
@@ -80,7 +85,7 @@ async fn run_cell(target: Target, scenario: &'static str, dir: &Path, rounds: us
 pub async fn run(options: &Options, progress: &mut dyn Write) -> std::io::Result<Report> {
     let scratch = tempfile::tempdir()?;
     let root = options.keep.clone().unwrap_or_else(|| scratch.path().to_path_buf());
-    let targets = Target::all();
+    let targets = Target::all_on(&options.catalogs);
     let total = targets.len() * SCENARIOS.len();
     let mut cells = vec![];
     for target in targets {
@@ -100,6 +105,7 @@ pub async fn run(options: &Options, progress: &mut dyn Write) -> std::io::Result
     }
     let report = Report {
         probe_rounds: options.probe_rounds,
+        catalogs: options.catalogs.clone(),
         cells,
     };
     if let Some(keep) = &options.keep {

@@ -8,11 +8,10 @@ use iceberg::transaction::{ApplyTransactionAction, Transaction};
 use spike::CatalogKind;
 use spike::batch::batch;
 use spike::sink::{AppId, Epoch};
-use spike::stock::common::{IcebergCatalog, IcebergFixture, IcebergTable, stage_append};
+use spike::stock::common::{IcebergFixture, IcebergTable, stage_append};
 
 async fn table(dir: &std::path::Path) -> IcebergTable {
-    let catalog = IcebergCatalog { kind: CatalogKind::Memory, dir: dir.to_path_buf() };
-    IcebergFixture::create(catalog, "events").await.expect("table").handle().await.expect("handle")
+    IcebergFixture::create(CatalogKind::Memory, dir).await.expect("table").handle().await.expect("handle")
 }
 
 /// "I had already set commit.retry.num-retries = 0 ... It does not help. ... the rebase is not

@@ -4,9 +4,14 @@ use spike::suite::{self, Finding};
 use spike::{Fixture, Target, killlist};
 
 /// Runs `scenario` on a fresh table of `target` and asserts the arm did what it is expected to.
-/// `test` is the calling test's path, which must be the name the kill list cites for it.
-pub async fn check(scenario: &str, target: Target, test: &str) -> Finding {
+/// `test` is the calling test's path, which must be the name the kill list cites for it. A
+/// target whose catalog server is not running prints SKIPPED with the reason and passes.
+pub async fn check(scenario: &str, target: Target, test: &str) -> Option<Finding> {
     assert_eq!(test, killlist::test_name(target, scenario), "FINDINGS.md would cite a test that does not exist");
+    if let Some(why) = target.catalog.and_then(|c| c.unavailable()) {
+        println!("SKIPPED {test}: {why}");
+        return None;
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let fixture = Fixture::create(target, dir.path()).await.expect("fixture");
     let finding = suite::run(scenario, &fixture, suite::PROBE_ROUNDS)
@@ -18,33 +23,36 @@ pub async fn check(scenario: &str, target: Target, test: &str) -> Finding {
         "{target} {scenario}: expected {}, observed {}",
         finding.expected, finding.observed
     );
-    finding
+    Some(finding)
 }
 
-/// `targets!(scenario_a, scenario_b; ...)` writes, for every target, a module holding one
-/// `#[tokio::test]` per scenario, so a failure names its arm, build, catalog and body.
+/// `targets!(prelude; scenario_a, scenario_b, ...)` writes, for every target, a module holding
+/// one `#[tokio::test]` per scenario, so a failure names its arm, build, catalog and body. Each
+/// test first evaluates `prelude` and holds its value (the failpoint tests' serial lock).
 #[macro_export]
 macro_rules! targets {
-    ($($scenario:ident),+ $(,)?) => {
-        $crate::targets!(@target delta, spike::Arm::Delta, None; $($scenario),+);
-        $crate::targets!(@catalogs iceberg_naive_stock, spike::Arm::IcebergNaive(spike::Build::Stock); $($scenario),+);
-        $crate::targets!(@catalogs iceberg_catalog_guard, spike::Arm::IcebergCatalogGuard; $($scenario),+);
-        $crate::targets!(@catalogs iceberg_action, spike::Arm::IcebergAction; $($scenario),+);
-        $crate::targets!(@catalogs iceberg_requirement, spike::Arm::IcebergRequirement; $($scenario),+);
-        $crate::targets!(@catalogs iceberg_validator, spike::Arm::IcebergValidator; $($scenario),+);
-        $crate::targets!(@catalogs iceberg_naive_patched, spike::Arm::IcebergNaive(spike::Build::Patched); $($scenario),+);
+    ($prelude:expr; $($scenario:ident),+ $(,)?) => {
+        $crate::targets!(@target delta, spike::Arm::Delta, None, $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_naive_stock, spike::Arm::IcebergNaive(spike::Build::Stock), $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_catalog_guard, spike::Arm::IcebergCatalogGuard, $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_action, spike::Arm::IcebergAction, $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_requirement, spike::Arm::IcebergRequirement, $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_validator, spike::Arm::IcebergValidator, $prelude; $($scenario),+);
+        $crate::targets!(@catalogs iceberg_naive_patched, spike::Arm::IcebergNaive(spike::Build::Patched), $prelude; $($scenario),+);
     };
-    (@catalogs $module:ident, $arm:expr; $($scenario:ident),+) => {
+    (@catalogs $module:ident, $arm:expr, $prelude:expr; $($scenario:ident),+) => {
         mod $module {
-            $crate::targets!(@target memory, $arm, Some(spike::CatalogKind::Memory); $($scenario),+);
-            $crate::targets!(@target sqlite, $arm, Some(spike::CatalogKind::Sqlite); $($scenario),+);
+            $crate::targets!(@target memory, $arm, Some(spike::CatalogKind::Memory), $prelude; $($scenario),+);
+            $crate::targets!(@target sqlite, $arm, Some(spike::CatalogKind::Sqlite), $prelude; $($scenario),+);
+            $crate::targets!(@target rest, $arm, Some(spike::CatalogKind::Rest), $prelude; $($scenario),+);
         }
     };
-    (@target $module:ident, $arm:expr, $catalog:expr; $($scenario:ident),+) => {
+    (@target $module:ident, $arm:expr, $catalog:expr, $prelude:expr; $($scenario:ident),+) => {
         mod $module {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $scenario() {
+                    let _held = $prelude;
                     let target = spike::Target { arm: $arm, catalog: $catalog };
                     let test = concat!(module_path!(), "::", stringify!($scenario));
                     $crate::common::check(stringify!($scenario), target, test).await;

@@ -5,25 +5,33 @@
 
 use std::process::Command;
 
+use spike::CatalogKind;
+
 #[test]
 fn many_processes_on_sqlite_lose_nothing() {
-    stress("sqlite");
+    stress(CatalogKind::Sqlite);
 }
 
-/// The production-shaped catalog: iceberg-catalog-sql on PostgreSQL. `scripts/test` starts a
+/// The production-shaped SQL catalog: iceberg-catalog-sql on PostgreSQL. `scripts/test` starts a
 /// server on loopback (`scripts/postgres`) and exports its URL.
 #[test]
 fn many_processes_on_postgres_lose_nothing() {
-    if std::env::var_os("BARRIER_POSTGRES_URL").is_none() {
-        let why = std::env::var("BARRIER_POSTGRES_UNAVAILABLE")
-            .unwrap_or_else(|_| "BARRIER_POSTGRES_URL is not set; scripts/test starts a server".into());
-        println!("SKIPPED many_processes_on_postgres_lose_nothing: {why}");
-        return;
-    }
-    stress("postgres");
+    stress(CatalogKind::Postgres);
 }
 
-fn stress(catalog: &str) {
+/// An Iceberg REST catalog that enforces the requirements itself, data on S3. `scripts/test`
+/// starts one on loopback (`scripts/seaweedfs`) and exports its addresses.
+#[test]
+fn many_processes_on_rest_lose_nothing() {
+    stress(CatalogKind::Rest);
+}
+
+fn stress(kind: CatalogKind) {
+    if let Some(why) = kind.unavailable() {
+        println!("SKIPPED many_processes_on_{}_lose_nothing: {why}", kind.name());
+        return;
+    }
+    let catalog = kind.name();
     let output = Command::new(env!("CARGO_BIN_EXE_stress"))
         .args(["--writers", "4", "--epochs", "10", "--kills", "4", "--fault-rate", "0.05"])
         .args(["--seconds", "180", "--catalog", catalog, "--json"])

@@ -3,7 +3,7 @@
 
 mod common;
 
-targets!(
+targets!(();
     replay_writes_nothing,
     distinct_epochs_accumulate,
     concurrent_writers_commit_once,
@@ -13,4 +13,5 @@ targets!(
     schema_mismatch,
     catalog_unavailable,
     epochs_survive_expiry,
+    lost_response,
 );

@@ -6,11 +6,12 @@
 //!
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
-//!        [--seed N] [--arm NAME]... [--catalog sqlite|postgres] [--keep DIR] [--json]
+//!        [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]
 //! ```
 //!
 //! `--catalog postgres` puts every Iceberg arm on the PostgreSQL server at
-//! `$BARRIER_POSTGRES_URL` (scripts/postgres starts one on loopback).
+//! `$BARRIER_POSTGRES_URL` (scripts/postgres starts one on loopback); `--catalog rest` on the
+//! REST catalog at `$BARRIER_REST_URL`, data on its S3 endpoint (scripts/seaweedfs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,17 +21,16 @@ use spike::{Arm, CatalogKind};
 use spike::stress::{self, StressOptions};
 
 const USAGE: &str = "usage: stress [--writers N] [--epochs N] [--kills N] [--fault-rate P] [--seconds N]
-              [--seed N] [--arm NAME]... [--catalog sqlite|postgres] [--keep DIR] [--json]";
+              [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]";
 
 fn arm_named(name: &str) -> Result<Arm, String> {
     spike::arms::arm_named(name).ok_or_else(|| format!("unknown arm {name}"))
 }
 
 fn catalog_named(name: &str) -> Result<CatalogKind, String> {
-    match name {
-        "sqlite" => Ok(CatalogKind::Sqlite),
-        "postgres" => Ok(CatalogKind::Postgres),
-        other => Err(format!("--catalog {other}: sqlite or postgres (memory is one process's)")),
+    match CatalogKind::named(name) {
+        Some(kind) if kind.profile().shared => Ok(kind),
+        _ => Err(format!("--catalog {name}: sqlite, postgres or rest (memory is one process's)")),
     }
 }
 

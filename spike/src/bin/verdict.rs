@@ -5,22 +5,28 @@
 //! when the table FINDINGS.md carries is not the one this run decided.
 //!
 //! ```text
-//! verdict [--json | --markdown] [--check FILE] [--keep DIR] [--rounds N]
+//! verdict [--json | --markdown] [--check FILE] [--keep DIR] [--rounds N] [--catalog NAME]...
 //! ```
+//!
+//! `--catalog` (repeatable) puts the Iceberg arms on other catalogs than the embedded defaults
+//! (`memory`, `sqlite`); `rest` and `postgres` need their server running (`scripts/seaweedfs`,
+//! `scripts/postgres`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spike::killlist;
+use spike::{CatalogKind, killlist};
 use spike::suite::PROBE_ROUNDS;
 use spike::verdict::{self, Options};
 
-const USAGE: &str = "usage: verdict [--json | --markdown] [--check FILE] [--keep DIR] [--rounds N]
+const USAGE: &str = "usage: verdict [--json | --markdown] [--check FILE] [--keep DIR] [--rounds N] [--catalog NAME]...
   --json       print the matrix as JSON on stdout (progress still goes to stderr)
   --markdown   print only the kill-list table, as FINDINGS.md carries it
   --check FILE fail if the kill-list table in FILE differs from this run's
   --keep DIR   leave every table under DIR and write DIR/manifest.json
-  --rounds N   rounds of contention_probe per arm and catalog (default 40)";
+  --rounds N   rounds of contention_probe per arm and catalog (default 40)
+  --catalog C  run the Iceberg arms on catalog C (memory, sqlite, postgres, rest; repeatable;
+               default memory and sqlite)";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
@@ -39,6 +45,7 @@ fn parse() -> Result<Args, String> {
     let mut options = Options {
         keep: None,
         probe_rounds: PROBE_ROUNDS,
+        catalogs: vec![],
     };
     let mut output = Output::Text;
     let mut check = None;
@@ -66,9 +73,20 @@ fn parse() -> Result<Args, String> {
                 let n = args.next().ok_or("--rounds needs a number")?;
                 options.probe_rounds = n.parse().map_err(|_| format!("--rounds {n}: not a number"))?;
             }
+            "--catalog" => {
+                let name = args.next().ok_or("--catalog needs a name")?;
+                let kind = CatalogKind::named(&name).ok_or_else(|| format!("--catalog {name}: unknown catalog"))?;
+                if let Some(why) = kind.unavailable() {
+                    return Err(format!("--catalog {name}: {why}"));
+                }
+                options.catalogs.push(kind);
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
+    }
+    if options.catalogs.is_empty() {
+        options.catalogs = CatalogKind::ALL.to_vec();
     }
     Ok(Args { options, output, check })
 }

@@ -1,42 +1,67 @@
-//! The catalogs the arms run on.
+//! The catalogs the arms run on: the one place that opens each kind.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::ice::io::{LocalFsStorageFactory, StorageFactory};
 use super::ice::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
 use super::ice::{Catalog, CatalogBuilder};
+use super::ice_rest::RestCatalogBuilder;
+use super::ice_s3::OpenDalStorageFactory;
 use super::ice_sql::{
     SQL_CATALOG_PROP_BIND_STYLE, SQL_CATALOG_PROP_URI, SQL_CATALOG_PROP_WAREHOUSE, SqlBindStyle,
     SqlCatalogBuilder,
 };
 use super::storage::FailpointStorageFactory;
-use super::table::iceberg_error;
-use crate::arms::CatalogKind;
+use super::errors::iceberg_error;
+use crate::catalogs::{Access, CatalogKind, REST_TIMEOUT};
 use crate::error::SinkError;
+use crate::store::S3Server;
 
 const CATALOG_NAME: &str = "barrier";
 
+fn local_fs() -> Arc<FailpointStorageFactory> {
+    Arc::new(FailpointStorageFactory { inner: Arc::new(LocalFsStorageFactory) })
+}
+const NAMESPACE: &str = "barrier";
+
 /// Where a catalog lives: `memory` is one in-process instance per fixture, `sqlite` a database
-/// file that any number of connections (and processes) open independently.
+/// file that any number of connections (and processes) open independently, `postgres` and `rest`
+/// a server that every fixture shares, each fixture keeping to names derived from its directory.
 #[derive(Clone, Debug)]
 pub struct IcebergCatalog {
     pub kind: CatalogKind,
     pub dir: PathBuf,
+    pub access: Access,
 }
 
 impl IcebergCatalog {
-    /// The catalog name. On a shared PostgreSQL server, one per directory, so that runs do not
-    /// see each other's tables; every process given the same directory derives the same name.
+    pub fn new(kind: CatalogKind, dir: impl Into<PathBuf>) -> Self {
+        Self { kind, dir: dir.into(), access: Access::default() }
+    }
+
+    /// A name every process given the same directory derives alike, and runs do not share.
+    fn per_dir(&self, prefix: &str, separator: char) -> String {
+        let hash = self.dir.to_string_lossy().bytes().fold(0xcbf29ce484222325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+        });
+        format!("{prefix}{separator}{hash:016x}")
+    }
+
+    /// The catalog name: on the shared PostgreSQL server, one per directory.
     pub fn name(&self) -> String {
         match self.kind {
-            CatalogKind::Postgres => {
-                let hash = self.dir.to_string_lossy().bytes().fold(0xcbf29ce484222325u64, |h, b| {
-                    (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-                });
-                format!("{CATALOG_NAME}-{hash:016x}")
-            }
+            CatalogKind::Postgres => self.per_dir(CATALOG_NAME, '-'),
             _ => CATALOG_NAME.to_string(),
+        }
+    }
+
+    /// The namespace: on the shared REST server (which has one catalog), one per directory.
+    pub fn namespace(&self) -> String {
+        match self.kind {
+            CatalogKind::Rest => self.per_dir(NAMESPACE, '_'),
+            _ => NAMESPACE.to_string(),
         }
     }
 
@@ -45,18 +70,27 @@ impl IcebergCatalog {
         matches!(self.kind, CatalogKind::Sqlite).then(|| self.dir.join("catalog.db"))
     }
 
+    /// The REST server's address, for `rest`: the writer's own if it has one (the fault proxy).
+    pub fn uri(&self) -> Option<String> {
+        matches!(self.kind, CatalogKind::Rest)
+            .then(|| self.access.uri.clone().or_else(|| std::env::var("BARRIER_REST_URL").ok()))
+            .flatten()
+    }
+
     pub fn warehouse(&self) -> String {
-        format!("file://{}", self.dir.join("warehouse").display())
+        match self.kind {
+            CatalogKind::Rest => "s3://warehouse".to_string(),
+            _ => format!("file://{}", self.dir.join("warehouse").display()),
+        }
     }
 
     /// Opens a new connection to the catalog (for `memory`, a new, empty catalog).
     pub async fn open(&self) -> Result<Arc<dyn Catalog>, SinkError> {
-        let storage = Arc::new(FailpointStorageFactory);
         match self.kind {
             CatalogKind::Memory => {
                 let props = HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_string(), self.warehouse())]);
                 let catalog = MemoryCatalogBuilder::default()
-                    .with_storage_factory(storage)
+                    .with_storage_factory(local_fs())
                     .load(CATALOG_NAME, props)
                     .await
                     .map_err(iceberg_error)?;
@@ -65,14 +99,15 @@ impl IcebergCatalog {
             CatalogKind::Sqlite => {
                 let file = self.sqlite_file().expect("sqlite catalog has a file");
                 let uri = format!("sqlite://{}?mode=rwc", file.display());
-                self.sql_catalog(&uri, SqlBindStyle::QMark, storage).await
+                self.sql_catalog(&uri, SqlBindStyle::QMark, local_fs()).await
             }
             CatalogKind::Postgres => {
                 let uri = std::env::var("BARRIER_POSTGRES_URL").map_err(|_| {
                     SinkError::CatalogUnavailable("BARRIER_POSTGRES_URL is not set".to_string())
                 })?;
-                self.sql_catalog(&uri, SqlBindStyle::DollarNumeric, storage).await
+                self.sql_catalog(&uri, SqlBindStyle::DollarNumeric, local_fs()).await
             }
+            CatalogKind::Rest => self.rest_catalog().await,
         }
     }
 
@@ -90,6 +125,45 @@ impl IcebergCatalog {
         let catalog = SqlCatalogBuilder::default()
             .with_storage_factory(storage)
             .load(self.name(), props)
+            .await
+            .map_err(|e| SinkError::CatalogUnavailable(format!("{uri}: {e}")))?;
+        Ok(Arc::new(catalog))
+    }
+
+    /// The REST catalog at `$BARRIER_REST_URL` (or the writer's own address), its data on the S3
+    /// endpoint `scripts/seaweedfs` exports. The client authenticates with the S3 key pair as its
+    /// OAuth client credential, as SeaweedFS expects, and times each request out after
+    /// [`REST_TIMEOUT`] unless the writer asks otherwise.
+    async fn rest_catalog(&self) -> Result<Arc<dyn Catalog>, SinkError> {
+        let uri = self
+            .uri()
+            .ok_or_else(|| SinkError::CatalogUnavailable("BARRIER_REST_URL is not set".to_string()))?;
+        let s3 = S3Server::from_env()?;
+        let credential = self
+            .access
+            .catalog_credential
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", s3.access_key, s3.secret_key));
+        let secret = self.access.storage_secret.clone().unwrap_or(s3.secret_key);
+        let props = HashMap::from([
+            ("uri".to_string(), uri.clone()),
+            ("warehouse".to_string(), self.warehouse()),
+            ("credential".to_string(), credential),
+            ("s3.endpoint".to_string(), s3.endpoint),
+            ("s3.path-style-access".to_string(), "true".to_string()),
+            ("s3.access-key-id".to_string(), s3.access_key),
+            ("s3.secret-access-key".to_string(), secret),
+            ("s3.region".to_string(), "us-east-1".to_string()),
+        ]);
+        let client = reqwest::Client::builder()
+            .timeout(self.access.timeout.unwrap_or(REST_TIMEOUT))
+            .build()
+            .map_err(|e| SinkError::CatalogUnavailable(format!("{uri}: {e}")))?;
+        let s3: Arc<dyn StorageFactory> = Arc::new(OpenDalStorageFactory::S3 { customized_credential_load: None });
+        let catalog = RestCatalogBuilder::default()
+            .with_client(client)
+            .with_storage_factory(Arc::new(FailpointStorageFactory { inner: s3 }))
+            .load(CATALOG_NAME, props)
             .await
             .map_err(|e| SinkError::CatalogUnavailable(format!("{uri}: {e}")))?;
         Ok(Arc::new(catalog))

@@ -1,5 +1,6 @@
 //! The catalog every commit goes through: a decorator of the connection, for the failpoints
-//! around the swap, counting round trips, and (for `iceberg-catalog-guard`) the epoch check.
+//! around the swap, counting round trips, marking which call an error came from
+//! ([`super::errors`]), and (for `iceberg-catalog-guard`) the epoch check.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -10,7 +11,7 @@ use async_trait::async_trait;
 use super::epoch::check_free;
 use super::ice::table::Table;
 use super::ice::{self, Catalog, Namespace, NamespaceIdent, TableCommit, TableCreation, TableIdent};
-use super::table::injected;
+use super::errors::{CatalogCall, failed_call, injected};
 use crate::hooks::failpoints::{AFTER_SWAP, BEFORE_SWAP};
 use crate::hooks::{CallCounts, Hooks};
 use crate::sink::{AppId, Epoch};
@@ -73,7 +74,11 @@ impl fmt::Debug for CommitCatalog {
 impl Catalog for CommitCatalog {
     async fn load_table(&self, table: &TableIdent) -> ice::Result<Table> {
         self.count(|c| &c.loads);
-        let loaded = self.inner.load_table(table).await?;
+        let loaded = self
+            .inner
+            .load_table(table)
+            .await
+            .map_err(|e| failed_call(CatalogCall::Refresh, e))?;
         if let Some(guard) = &self.guard {
             check_free(loaded.metadata(), &guard.app, guard.epoch)?;
             guard.hooks.epoch_check_passed().await;
@@ -86,7 +91,11 @@ impl Catalog for CommitCatalog {
         if self.stops {
             fail::fail_point!(BEFORE_SWAP, |_| Err(injected(BEFORE_SWAP)));
         }
-        let table = self.inner.update_table(commit).await?;
+        let table = self
+            .inner
+            .update_table(commit)
+            .await
+            .map_err(|e| failed_call(CatalogCall::Swap, e))?;
         // The swap happened; the writer is about to lose the answer (an unknown outcome).
         if self.stops {
             fail::fail_point!(AFTER_SWAP, |_| Err(injected(AFTER_SWAP)));

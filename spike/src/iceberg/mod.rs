@@ -1,16 +1,20 @@
 //! What every Iceberg arm shares: catalogs, the epoch lookup, writing a batch as Parquet data
-//! files, counting rows, and the catalog every commit goes through.
+//! files, counting rows, the catalog every commit goes through, and the table driver.
 //!
 //! This module is compiled twice, once against each build (`crate::stock` and `crate::patched`
-//! include it with `#[path]` after binding `ice`/`ice_sql` to their crates), so that the two builds
-//! run literally the same code and differ only in the library underneath.
+//! include it with `#[path]` after binding `ice`, `ice_sql`, `ice_rest` and `ice_s3` to their
+//! crates, and defining `sink_for`, the build's arms), so that the two builds run literally the
+//! same code and differ only in the library underneath.
 
-pub(crate) use super::{ice, ice_sql};
+pub(crate) use super::{ice, ice_rest, ice_s3, ice_sql, sink_for};
 
 mod catalog;
 mod commit_catalog;
+mod driver;
 mod epoch;
+mod errors;
 mod naive;
+mod outage;
 mod sink;
 mod storage;
 mod table;
@@ -24,4 +28,5 @@ pub use epoch::{
 };
 pub use naive::{Naive, Unguarded};
 pub use sink::{CommitStrategy, IcebergSink};
-pub use table::{IcebergFixture, IcebergTable, iceberg_error};
+pub use errors::iceberg_error;
+pub use table::{IcebergFixture, IcebergTable};

@@ -1,11 +1,13 @@
-//! Local-filesystem storage with a failpoint after a table metadata file is written.
+//! The storage every catalog of this crate is opened with: the catalog's own (the local file
+//! system, or S3 for `rest`), plus a failpoint after a table metadata file is written, and a mark
+//! on every error it returns so that the sink can tell a storage failure from any other.
 //!
-//! Both catalogs write the new `*.metadata.json` inside `update_table` and only then swap the
-//! pointer (the SQL catalog's conditional `UPDATE`, the memory catalog's in-process flip). No
-//! catalog method boundary falls between the two, so the window is reached from below: every
-//! file the catalogs and transactions write goes through this storage, and a successful write of
-//! a metadata file passes `barrier.after-metadata-file`. An abort there leaves a metadata file
-//! that no catalog entry points to.
+//! Both embedded catalogs write the new `*.metadata.json` inside `update_table` and only then
+//! swap the pointer (the SQL catalog's conditional `UPDATE`, the memory catalog's in-process
+//! flip). No catalog method boundary falls between the two, so the window is reached from below:
+//! every file the catalogs and transactions write goes through this storage, and a successful
+//! write of a metadata file passes `barrier.after-metadata-file`. An abort there leaves a metadata
+//! file that no catalog entry points to. (A REST server writes the metadata file itself.)
 
 use std::sync::Arc;
 
@@ -15,73 +17,80 @@ use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
 use super::ice::io::{
-    FileMetadata, FileRead, FileWrite, InputFile, LocalFsStorage, OutputFile, Storage,
-    StorageConfig, StorageFactory,
+    FileMetadata, FileRead, FileWrite, InputFile, OutputFile, Storage, StorageConfig,
+    StorageFactory,
 };
 use super::ice;
-use super::table::injected;
+use super::errors::{failed_storage as failed, injected};
 use crate::hooks::failpoints::AFTER_METADATA_FILE;
 
-/// The storage every catalog of this crate is opened with.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct FailpointStorageFactory;
+/// Wraps the storage factory a catalog would use.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FailpointStorageFactory {
+    pub inner: Arc<dyn StorageFactory>,
+}
 
 #[typetag::serde]
 impl StorageFactory for FailpointStorageFactory {
-    fn build(&self, _config: &StorageConfig) -> ice::Result<Arc<dyn Storage>> {
-        Ok(Arc::new(FailpointStorage::default()))
+    fn build(&self, config: &StorageConfig) -> ice::Result<Arc<dyn Storage>> {
+        Ok(Arc::new(FailpointStorage {
+            inner: self.inner.build(config)?,
+        }))
     }
 }
 
-/// [`LocalFsStorage`], plus [`AFTER_METADATA_FILE`] after a metadata file is written. Stateless,
-/// so the output files it hands out can carry their own copy and still write through it.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// The wrapped storage, plus [`AFTER_METADATA_FILE`] after a metadata file is written, and
+/// `errors::StorageFailed` as the source of every error. Cheap to clone, so the input and output files
+/// it hands out carry their own copy and still read and write through it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FailpointStorage {
-    local: LocalFsStorage,
+    inner: Arc<dyn Storage>,
 }
 
 #[async_trait]
 #[typetag::serde]
 impl Storage for FailpointStorage {
     async fn exists(&self, path: &str) -> ice::Result<bool> {
-        self.local.exists(path).await
+        self.inner.exists(path).await.map_err(failed)
     }
 
     async fn metadata(&self, path: &str) -> ice::Result<FileMetadata> {
-        self.local.metadata(path).await
+        self.inner.metadata(path).await.map_err(failed)
     }
 
     async fn read(&self, path: &str) -> ice::Result<Bytes> {
-        self.local.read(path).await
+        self.inner.read(path).await.map_err(failed)
     }
 
     async fn reader(&self, path: &str) -> ice::Result<Box<dyn FileRead>> {
-        self.local.reader(path).await
+        self.inner.reader(path).await.map_err(failed)
     }
 
     // Table metadata is written whole (`TableMetadata::write_to`), never through `writer`.
     async fn write(&self, path: &str, bs: Bytes) -> ice::Result<()> {
-        self.local.write(path, bs).await?;
+        self.inner.write(path, bs).await.map_err(failed)?;
         if path.ends_with(".metadata.json") {
             fail::fail_point!(AFTER_METADATA_FILE, |_| Err(injected(AFTER_METADATA_FILE)));
         }
         Ok(())
     }
 
+    // Data files, manifests and manifest lists are streamed through `writer`.
     async fn writer(&self, path: &str) -> ice::Result<Box<dyn FileWrite>> {
-        self.local.writer(path).await
+        let inner = self.inner.writer(path).await.map_err(failed)?;
+        Ok(Box::new(MarkedWrite { inner }))
     }
 
     async fn delete(&self, path: &str) -> ice::Result<()> {
-        self.local.delete(path).await
+        self.inner.delete(path).await.map_err(failed)
     }
 
     async fn delete_prefix(&self, path: &str) -> ice::Result<()> {
-        self.local.delete_prefix(path).await
+        self.inner.delete_prefix(path).await.map_err(failed)
     }
 
     async fn delete_stream(&self, paths: BoxStream<'static, String>) -> ice::Result<()> {
-        self.local.delete_stream(paths).await
+        self.inner.delete_stream(paths).await.map_err(failed)
     }
 
     fn new_input(&self, path: &str) -> ice::Result<InputFile> {
@@ -90,5 +99,21 @@ impl Storage for FailpointStorage {
 
     fn new_output(&self, path: &str) -> ice::Result<OutputFile> {
         Ok(OutputFile::new(Arc::new(self.clone()), path.to_string()))
+    }
+}
+
+/// A streamed write whose errors carry [`StorageFailed`] too.
+struct MarkedWrite {
+    inner: Box<dyn FileWrite>,
+}
+
+#[async_trait]
+impl FileWrite for MarkedWrite {
+    async fn write(&mut self, bs: Bytes) -> ice::Result<()> {
+        self.inner.write(bs).await.map_err(failed)
+    }
+
+    async fn close(&mut self) -> ice::Result<()> {
+        self.inner.close().await.map_err(failed)
     }
 }

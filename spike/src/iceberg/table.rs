@@ -2,7 +2,7 @@
 //! back its epochs and rows.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use super::catalog::IcebergCatalog;
 use super::epoch::{committed_epoch, is_epoch_taken};
+use super::errors::{iceberg_error, load_error};
 use super::ice::spec::{DataFile, DataFileFormat, NestedField, PrimitiveType, Schema, Type};
 use super::ice::table::Table;
 use super::ice::writer::base_writer::data_file_writer::DataFileWriterBuilder;
@@ -21,13 +22,13 @@ use super::ice::writer::file_writer::location_generator::{
 };
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
-use super::ice::{self, Catalog, ErrorKind, NamespaceIdent, TableCreation, TableIdent};
-use crate::batch::{check_schema, local_path, parquet_rows};
+use super::ice::{self, Catalog, NamespaceIdent, TableCreation, TableIdent};
+use crate::batch::{check_schema, parquet_rows_of};
+use crate::catalogs::{Access, CatalogKind};
+use crate::leftovers::normalized;
 use crate::error::SinkError;
 use crate::hooks::failpoints::{AFTER_DATA_FILES, stop_at};
 use crate::sink::{AppId, CommitOutcome, Epoch};
-
-const NAMESPACE: &str = "barrier";
 
 /// Commit retry settings of every table the experiment creates. The defaults (4 retries, 100 ms
 /// first wait) give up under eight contending writers; these keep the library's loop going long
@@ -39,30 +40,8 @@ const TABLE_PROPERTIES: [(&str, &str); 4] = [
     ("commit.retry.total-timeout-ms", "120000"),
 ];
 
-/// How an injected failure's message starts, so that it survives the library's error type.
-const INJECTED: &str = "injected failure at ";
-
-/// The error a failpoint returns from inside the library; [`iceberg_error`] turns it back into
-/// [`SinkError::Injected`].
-pub(super) fn injected(point: &str) -> ice::Error {
-    ice::Error::new(ErrorKind::Unexpected, format!("{INJECTED}{point}"))
-}
-
-/// Maps the library's errors onto the sink's, by what a caller can do about them.
-pub fn iceberg_error(err: ice::Error) -> SinkError {
-    let message = err.to_string();
-    match err.kind() {
-        ErrorKind::TableNotFound | ErrorKind::NamespaceNotFound => SinkError::TableNotFound(message),
-        _ if err.message().starts_with(INJECTED) => {
-            SinkError::Injected(err.message().trim_start_matches(INJECTED).to_string())
-        }
-        // iceberg-catalog-sql reports every database error (locked, unreadable file) this way.
-        _ if err.message().contains("sqlx error") => SinkError::CatalogUnavailable(message),
-        _ => SinkError::Iceberg(message),
-    }
-}
-
 /// A fresh table on one catalog, from which any number of writers open their own handle.
+#[derive(Clone)]
 pub struct IcebergFixture {
     pub catalog: IcebergCatalog,
     pub ident: TableIdent,
@@ -70,11 +49,14 @@ pub struct IcebergFixture {
     memory: Option<Arc<dyn Catalog>>,
 }
 
+const TABLE: &str = "events";
+
 impl IcebergFixture {
-    /// Creates the namespace (if needed) and the table `name` in it.
-    pub async fn create(catalog: IcebergCatalog, name: &str) -> Result<Self, SinkError> {
+    /// Creates the namespace (if needed) and the table in it, on a `kind` catalog under `dir`.
+    pub async fn create(kind: CatalogKind, dir: &Path) -> Result<Self, SinkError> {
+        let catalog = IcebergCatalog::new(kind, dir);
         let connection = catalog.open().await?;
-        let namespace = NamespaceIdent::new(NAMESPACE.to_string());
+        let namespace = NamespaceIdent::new(catalog.namespace());
         if !connection.namespace_exists(&namespace).await.map_err(iceberg_error)? {
             connection
                 .create_namespace(&namespace, Default::default())
@@ -82,7 +64,7 @@ impl IcebergFixture {
                 .map_err(iceberg_error)?;
         }
         let creation = TableCreation::builder()
-            .name(name.to_string())
+            .name(TABLE.to_string())
             .schema(table_schema())
             .properties(TABLE_PROPERTIES.map(|(k, v)| (k.to_string(), v.to_string())))
             .build();
@@ -90,34 +72,40 @@ impl IcebergFixture {
             .create_table(&namespace, creation)
             .await
             .map_err(iceberg_error)?;
-        let memory = matches!(catalog.kind, crate::arms::CatalogKind::Memory).then_some(connection);
+        let memory = matches!(kind, CatalogKind::Memory).then_some(connection);
         Ok(Self {
+            ident: TableIdent::new(namespace, TABLE.to_string()),
             catalog,
-            ident: TableIdent::new(namespace, name.to_string()),
             memory,
         })
     }
 
-    /// The table `name` that another process created in `catalog` (`sqlite` only: a `memory`
-    /// catalog lives and dies with the process that made it).
-    pub fn open(catalog: IcebergCatalog, name: &str) -> Self {
+    /// The table that another process created on a `kind` catalog under `dir` (not `memory`:
+    /// a `memory` catalog lives and dies with the process that made it).
+    pub fn open(kind: CatalogKind, dir: &Path) -> Self {
+        let catalog = IcebergCatalog::new(kind, dir);
         Self {
+            ident: TableIdent::new(NamespaceIdent::new(catalog.namespace()), TABLE.to_string()),
             catalog,
-            ident: TableIdent::new(NamespaceIdent::new(NAMESPACE.to_string()), name.to_string()),
             memory: None,
         }
     }
 
-    /// A writer's handle: the shared instance for `memory`, a new connection for `sqlite`.
-    pub async fn handle(&self) -> Result<IcebergTable, SinkError> {
+    /// A writer's handle: the shared instance for `memory`, a new connection otherwise, made
+    /// the way `access` says.
+    pub async fn handle_with(&self, access: &Access) -> Result<IcebergTable, SinkError> {
         let catalog = match &self.memory {
             Some(shared) => Arc::clone(shared),
-            None => self.catalog.open().await?,
+            None => IcebergCatalog { access: access.clone(), ..self.catalog.clone() }.open().await?,
         };
         Ok(IcebergTable {
             catalog,
             ident: self.ident.clone(),
         })
+    }
+
+    pub async fn handle(&self) -> Result<IcebergTable, SinkError> {
+        self.handle_with(&Access::default()).await
     }
 
     /// A handle on a table of this catalog that does not exist.
@@ -188,7 +176,7 @@ impl IcebergTable {
     }
 
     pub async fn load(&self) -> Result<Table, SinkError> {
-        self.catalog.load_table(&self.ident).await.map_err(iceberg_error)
+        self.catalog.load_table(&self.ident).await.map_err(load_error)
     }
 
     /// `AlreadyCommitted` if `table` records `epoch` or a later one for `app`.
@@ -269,28 +257,35 @@ impl IcebergTable {
 
     /// Rows of the current snapshot, from the footers of the data files it references.
     pub async fn row_count(&self) -> Result<u64, SinkError> {
-        parquet_rows(self.data_files().await?)
+        let table = self.load().await?;
+        let mut rows = 0;
+        for file in Self::data_files(&table).await? {
+            let input = table.file_io().new_input(&file).map_err(iceberg_error)?;
+            rows += parquet_rows_of(&file, input.read().await.map_err(iceberg_error)?)?;
+        }
+        Ok(rows)
     }
 
-    /// The table's directory, and every file in it that its current metadata reaches: that
+    /// The table's location, and every file under it that its current metadata reaches: that
     /// metadata file and the earlier ones it logs, each snapshot's manifest list, their
-    /// manifests, and the live data files those list.
-    pub async fn table_files(&self) -> Result<(PathBuf, BTreeSet<PathBuf>), SinkError> {
+    /// manifests, and the live data files those list. Locations as `leftovers::normalized`
+    /// spells them.
+    pub async fn table_files(&self) -> Result<(String, BTreeSet<String>), SinkError> {
         let table = self.load().await?;
         let metadata = table.metadata();
-        let mut files: BTreeSet<PathBuf> = metadata
+        let mut files: BTreeSet<String> = metadata
             .metadata_log()
             .iter()
             .map(|log| log.metadata_file.as_str())
             .chain(table.metadata_location())
-            .map(|l| local_path(l).to_path_buf())
+            .map(normalized)
             .collect();
         for snapshot in metadata.snapshots() {
-            files.insert(local_path(snapshot.manifest_list()).to_path_buf());
+            files.insert(normalized(snapshot.manifest_list()));
             let list = table.manifest_list_reader(snapshot).load().await.map_err(iceberg_error)?;
             for manifest in list.entries() {
                 // Appends carry earlier manifests forward: read each one once.
-                if !files.insert(local_path(&manifest.manifest_path).to_path_buf()) {
+                if !files.insert(normalized(&manifest.manifest_path)) {
                     continue;
                 }
                 let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
@@ -299,18 +294,17 @@ impl IcebergTable {
                         .entries()
                         .iter()
                         .filter(|e| e.is_alive())
-                        .map(|e| local_path(e.file_path()).to_path_buf()),
+                        .map(|e| normalized(e.file_path())),
                 );
             }
         }
-        Ok((local_path(metadata.location()).to_path_buf(), files))
+        Ok((metadata.location().to_string(), files))
     }
 
-    /// The data files the current snapshot references.
-    pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
-        let table = self.load().await?;
+    /// The data files the current snapshot of `table` references.
+    async fn data_files(table: &Table) -> Result<Vec<String>, SinkError> {
         if table.metadata().current_snapshot().is_none() {
-            return Ok(BTreeSet::new());
+            return Ok(vec![]);
         }
         let tasks: Vec<_> = table
             .scan()
@@ -322,9 +316,6 @@ impl IcebergTable {
             .try_collect()
             .await
             .map_err(iceberg_error)?;
-        Ok(tasks
-            .iter()
-            .map(|t| local_path(t.data_file_path()).to_path_buf())
-            .collect())
+        Ok(tasks.iter().map(|t| t.data_file_path().to_string()).collect())
     }
 }
