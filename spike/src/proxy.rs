@@ -33,14 +33,20 @@ pub enum Fault {
     ForwardAfterWriterGaveUp,
     /// Answers `503 Service Unavailable` without forwarding: nothing reaches the server.
     RefuseUnforwarded,
+    /// Forwards the commit, loses the answer, forwards it again (as a gateway that retries a
+    /// request whose answer it lost), and answers with the second answer: the server applied
+    /// the first delivery, so the second fails its requirements (`409`), and the writer is told
+    /// its commit conflicted.
+    DeliveredTwice,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 4] = [
+    pub const ALL: [Fault; 5] = [
         Fault::ResetAfterForward,
         Fault::GatewayTimeoutAfterForward,
         Fault::ForwardAfterWriterGaveUp,
         Fault::RefuseUnforwarded,
+        Fault::DeliveredTwice,
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,6 +55,7 @@ impl Fault {
             Fault::GatewayTimeoutAfterForward => "504-after-forward",
             Fault::ForwardAfterWriterGaveUp => "forward-after-timeout",
             Fault::RefuseUnforwarded => "503-unforwarded",
+            Fault::DeliveredTwice => "delivered-twice",
         }
     }
 
@@ -62,8 +69,16 @@ impl Fault {
 #[derive(Clone, Debug, Serialize)]
 pub struct FaultReport {
     pub fault: Fault,
-    /// The server's status for the forwarded commit (200: applied), `None` if not forwarded.
-    pub server_status: Option<u16>,
+    /// The server's status for each delivery of the commit, in order (200: applied); empty if
+    /// it never reached the server.
+    pub server_status: Vec<u16>,
+}
+
+impl FaultReport {
+    /// Whether the server applied a delivery of the commit.
+    pub fn applied(&self) -> bool {
+        self.server_status.contains(&200)
+    }
 }
 
 #[derive(Default)]
@@ -308,11 +323,18 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         let mut rest = [0u8; 1024];
         while matches!(client.read(&mut rest).await, Ok(n) if n > 0) {}
     }
-    let server_status = if fault.forwards() {
-        Some(forward(&request, upstream).await?.0)
-    } else {
-        None
+    let mut server_status = vec![];
+    let mut answer = vec![];
+    let deliveries = match fault {
+        Fault::RefuseUnforwarded => 0,
+        Fault::DeliveredTwice => 2,
+        _ => 1,
     };
+    for _ in 0..deliveries {
+        let (status, bytes) = forward(&request, upstream).await?;
+        server_status.push(status);
+        answer = bytes;
+    }
     let result = match fault {
         Fault::ResetAfterForward => {
             // An RST, not an orderly close: linger 0, then drop.
@@ -323,6 +345,7 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         Fault::GatewayTimeoutAfterForward => client.write_all(&status_only(504, "Gateway Timeout")).await,
         Fault::ForwardAfterWriterGaveUp => Ok(()),
         Fault::RefuseUnforwarded => client.write_all(&status_only(503, "Service Unavailable")).await,
+        Fault::DeliveredTwice => client.write_all(&answer).await,
     };
     state.reports.lock().expect("not poisoned").push(FaultReport { fault, server_status });
     state.reported.notify_waiters();

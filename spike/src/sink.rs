@@ -71,8 +71,10 @@ impl fmt::Display for Epoch {
 pub enum CommitOutcome {
     /// The batch is now in the table, recorded as this epoch of this app.
     Committed,
-    /// Nothing was written to the table: it already records `committed` for this app, which is
-    /// at or above the epoch offered. A replay after a crash lands here.
+    /// The table already records `committed` for this app, at or above the epoch offered, and
+    /// this answer added nothing. A replay after a crash lands here; so does a commit that the
+    /// network delivered twice, whose first delivery is the one the table records (the writer
+    /// cannot tell its own lost delivery from another writer's commit, and need not).
     AlreadyCommitted { committed: Epoch },
 }
 
@@ -81,9 +83,11 @@ pub enum CommitOutcome {
 /// # Guarantee
 ///
 /// If [`CommitSink::commit`] returns `Committed`, the batch and the epoch became durable in one
-/// atomic table commit; if it returns `AlreadyCommitted` or an error, this call added no rows to
-/// the table. Writers may race from any number of tasks or processes on the same table: for a
-/// given app, a table never records the same or a lower epoch twice.
+/// atomic table commit; if it returns `AlreadyCommitted`, the table holds the epoch once (its
+/// batch may be this call's, if the network delivered the commit twice); if it returns
+/// [`SinkError::OutcomeUnknown`], the batch may or may not be in the table; any other error, this
+/// call added no rows. Writers may race from any number of tasks or processes on the same table:
+/// for a given app, a table never records the same or a lower epoch twice.
 ///
 /// The guarantee is the implementation's claim; whether it holds is what the shared suite
 /// (`crate::suite`) measures, per arm. The `iceberg-naive` arm documents the claim it cannot keep.
@@ -92,8 +96,8 @@ pub enum CommitOutcome {
 ///
 /// An error can leave unreferenced files behind (data files and, for Iceberg, manifests and
 /// metadata written before the commit failed). They are garbage, never rows: no table snapshot
-/// references them. An error can also mean "outcome unknown" (the catalog swapped but the answer
-/// was lost); replaying the same `(app, epoch)` then resolves it, which is the point of the epoch.
+/// references them. An unknown outcome (the catalog swapped but the answer was lost) is resolved
+/// by replaying the same `(app, epoch)`, which is the point of the epoch.
 #[async_trait]
 pub trait CommitSink: Send + Sync {
     /// The newest epoch `app` has committed to the table, if any.

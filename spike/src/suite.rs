@@ -400,12 +400,19 @@ pub async fn catalog_unavailable(fx: &Fixture) -> Result<Finding, SinkError> {
 }
 
 /// A commit whose request reaches the server and whose answer never reaches the writer (the
-/// network's `barrier.after-swap`), and one that never reaches the server, each forced by the
-/// fault proxy on one commit request (`proxy::Fault`): the writer gets
-/// [`SinkError::OutcomeUnknown`] every time (it cannot tell the cases apart), and the replay of
-/// the same epoch resolves it: `AlreadyCommitted` where the server applied the commit,
-/// `Committed` where it never saw it. Every epoch ends in the table exactly once. Only catalogs
-/// the proxy can sit in front of (`rest`); others report "not applicable".
+/// network's `barrier.after-swap`), one that never reaches the server, and one delivered twice,
+/// each forced by the fault proxy on one commit request (`proxy::Fault`).
+///
+/// For the first four the writer gets [`SinkError::OutcomeUnknown`] (it cannot tell them apart)
+/// and the replay of the same epoch resolves it: `AlreadyCommitted` where the server applied the
+/// commit, `Committed` where it never saw it. A commit delivered twice reaches the writer as a
+/// conflict (the second delivery fails its requirements), which the library's loop retries on a
+/// refreshed table: an arm that checks inside that loop answers `AlreadyCommitted` (its own
+/// first delivery holds the epoch); `iceberg-naive` rebases its append onto its own first
+/// delivery, and only the fast append's duplicate-file check (`check_duplicate`, on by default)
+/// stops it, with a `DataInvalid` error ([`SinkError::Iceberg`], asserted). Every epoch ends in
+/// the table exactly once. Only catalogs the proxy can sit in front of (`rest`); others report
+/// "not applicable".
 pub async fn lost_response(fx: &Fixture) -> Result<Finding, SinkError> {
     let sink = fx.writer(Hooks::default()).await?;
     let Some(server) = fx.proxied_server() else {
@@ -416,40 +423,54 @@ pub async fn lost_response(fx: &Fixture) -> Result<Finding, SinkError> {
     let proxy = FaultProxy::start(&server).await.map_err(|e| SinkError::CatalogUnavailable(e.to_string()))?;
     let access = Access { uri: Some(proxy.url()), timeout: Some(LOST_RESPONSE_TIMEOUT), ..Access::default() };
     let proxied = fx.writer_with(WriterOptions::default().with_access(access)).await?;
+    let claims = fx.target.arm.claims_exactly_once();
     let a = app("app-a");
     let mut ledger = Ledger::default();
-    let (mut observed, mut passed) = (vec![], true);
+    let (mut observed, mut passed, mut once) = (vec![], true, vec![]);
     for (i, fault) in Fault::ALL.into_iter().enumerate() {
         let n = i as u64 + 1;
         let rows = || batch(n as i64 * 100, BATCH_ROWS, fault.name());
         proxy.inject(fault);
         let first = proxied.commit(&a, epoch(n), rows()).await;
         let report = proxy.fired().await.map_err(|e| SinkError::Corrupt(e.to_string()))?;
-        let applied = report.server_status == Some(200);
-        if applied {
+        if report.applied() {
             ledger.record(&a, epoch(n), CommitOutcome::Committed);
         }
+        if let Ok(outcome) = &first {
+            ledger.record(&a, epoch(n), *outcome);
+        }
         let replay = ledger.record(&a, epoch(n), proxied.commit(&a, epoch(n), rows()).await?);
-        let want = if applied { CommitOutcome::AlreadyCommitted { committed: epoch(n) } } else { CommitOutcome::Committed };
-        passed &= matches!(first, Err(SinkError::OutcomeUnknown(_))) && applied == fault.forwards() && replay == want;
+        let taken = CommitOutcome::AlreadyCommitted { committed: epoch(n) };
+        passed &= report.applied() == fault.forwards()
+            && replay == if report.applied() { taken } else { CommitOutcome::Committed }
+            && match (fault, claims) {
+                (Fault::DeliveredTwice, true) => matches!(first, Ok(o) if o == taken),
+                (Fault::DeliveredTwice, false) => matches!(first, Err(SinkError::Iceberg(_))),
+                _ => matches!(first, Err(SinkError::OutcomeUnknown(_))),
+            };
+        once.push(epoch(n));
+        let statuses: Vec<String> = report.server_status.iter().map(u16::to_string).collect();
         observed.push(format!(
             "{}: server {}, writer {}, replay {}",
             fault.name(),
-            report.server_status.map_or("never saw it".to_string(), |s| s.to_string()),
+            if statuses.is_empty() { "never saw it".to_string() } else { statuses.join("+") },
             brief(&first),
             brief(&Ok::<_, SinkError>(replay)),
         ));
     }
     let mut history = fx.epoch_history(&a).await?;
     history.sort();
-    let once: Vec<Epoch> = (1..=Fault::ALL.len() as u64).map(epoch).collect();
     passed &= history == once;
     observed.push(format!("epochs in the table: {}", history.iter().map(Epoch::to_string).collect::<Vec<_>>().join(",")));
     ledger
         .finding(
             "lost_response",
             sink.as_ref(),
-            "OutcomeUnknown for each fault; the replay AlreadyCommitted where the server applied it, Committed where it never saw it; each epoch once",
+            if claims {
+                "OutcomeUnknown for a lost answer (replay AlreadyCommitted if applied, Committed if not); AlreadyCommitted for a double delivery; each epoch once"
+            } else {
+                "as a guarded arm, except a double delivery: the duplicate-file check's Iceberg error; each epoch once"
+            },
             observed.join("; "),
             passed,
         )

@@ -1,8 +1,10 @@
 //! The catalogs the arms run on: the one place that opens each kind.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use uuid::Uuid;
 
 use super::ice::io::{LocalFsStorageFactory, StorageFactory};
 use super::ice::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
@@ -28,31 +30,52 @@ const NAMESPACE: &str = "barrier";
 
 /// Where a catalog lives: `memory` is one in-process instance per fixture, `sqlite` a database
 /// file that any number of connections (and processes) open independently, `postgres` and `rest`
-/// a server that every fixture shares, each fixture keeping to names derived from its directory.
+/// a server that every fixture shares, each fixture keeping to names of its own.
 #[derive(Clone, Debug)]
 pub struct IcebergCatalog {
     pub kind: CatalogKind,
     pub dir: PathBuf,
     pub access: Access,
+    /// What makes this fixture's names on a shared server its own (see [`IcebergCatalog::fresh`]).
+    scope: String,
 }
 
+/// The file in a fixture's directory that records its scope on a shared server.
+const SCOPE_FILE: &str = "catalog-scope";
+
 impl IcebergCatalog {
+    /// The catalog of the fixture under `dir`, as any process opens it.
     pub fn new(kind: CatalogKind, dir: impl Into<PathBuf>) -> Self {
-        Self { kind, dir: dir.into(), access: Access::default() }
+        let dir = dir.into();
+        let scope = std::fs::read_to_string(dir.join(SCOPE_FILE)).unwrap_or_default();
+        Self { kind, dir, access: Access::default(), scope: scope.trim().to_string() }
     }
 
-    /// A name every process given the same directory derives alike, and runs do not share.
-    fn per_dir(&self, prefix: &str, separator: char) -> String {
-        let hash = self.dir.to_string_lossy().bytes().fold(0xcbf29ce484222325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-        });
-        format!("{prefix}{separator}{hash:016x}")
+    /// The catalog of a fixture about to be created under `dir`. On a shared server its names
+    /// get a scope of their own, recorded in `dir` for the processes that open the fixture later:
+    /// a directory used again (a second `--keep` run) must not find the last run's tables.
+    pub fn fresh(kind: CatalogKind, dir: &Path) -> Result<Self, SinkError> {
+        if kind.profile().server.is_some() {
+            let scope = Uuid::new_v4().simple().to_string()[..16].to_string();
+            std::fs::write(dir.join(SCOPE_FILE), &scope)
+                .map_err(|e| SinkError::CatalogUnavailable(format!("{}: {e}", dir.display())))?;
+        }
+        Ok(Self::new(kind, dir))
+    }
+
+    /// The same catalog, reached the way `access` says.
+    pub fn with_access(&self, access: &Access) -> Self {
+        Self { access: access.clone(), ..self.clone() }
+    }
+
+    fn scoped(&self, prefix: &str, separator: char) -> String {
+        format!("{prefix}{separator}{}", self.scope)
     }
 
     /// The catalog name: on the shared PostgreSQL server, one per directory.
     pub fn name(&self) -> String {
         match self.kind {
-            CatalogKind::Postgres => self.per_dir(CATALOG_NAME, '-'),
+            CatalogKind::Postgres => self.scoped(CATALOG_NAME, '-'),
             _ => CATALOG_NAME.to_string(),
         }
     }
@@ -60,7 +83,7 @@ impl IcebergCatalog {
     /// The namespace: on the shared REST server (which has one catalog), one per directory.
     pub fn namespace(&self) -> String {
         match self.kind {
-            CatalogKind::Rest => self.per_dir(NAMESPACE, '_'),
+            CatalogKind::Rest => self.scoped(NAMESPACE, '_'),
             _ => NAMESPACE.to_string(),
         }
     }

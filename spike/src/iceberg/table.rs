@@ -54,7 +54,7 @@ const TABLE: &str = "events";
 impl IcebergFixture {
     /// Creates the namespace (if needed) and the table in it, on a `kind` catalog under `dir`.
     pub async fn create(kind: CatalogKind, dir: &Path) -> Result<Self, SinkError> {
-        let catalog = IcebergCatalog::new(kind, dir);
+        let catalog = IcebergCatalog::fresh(kind, dir)?;
         let connection = catalog.open().await?;
         let namespace = NamespaceIdent::new(catalog.namespace());
         if !connection.namespace_exists(&namespace).await.map_err(iceberg_error)? {
@@ -96,7 +96,7 @@ impl IcebergFixture {
     pub async fn handle_with(&self, access: &Access) -> Result<IcebergTable, SinkError> {
         let catalog = match &self.memory {
             Some(shared) => Arc::clone(shared),
-            None => IcebergCatalog { access: access.clone(), ..self.catalog.clone() }.open().await?,
+            None => self.catalog.with_access(access).open().await?,
         };
         Ok(IcebergTable {
             catalog,
