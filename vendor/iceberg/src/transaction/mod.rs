@@ -117,8 +117,7 @@ impl Transaction {
     /// read. An asserted ref keeps the snapshot the caller read:
     ///
     /// * On every attempt it is checked against the refreshed table before any action runs.
-    ///   If the ref has moved, the commit ends with
-    ///   [`ErrorKind::PreconditionFailed`](crate::ErrorKind::PreconditionFailed), not
+    ///   If the ref has moved, the commit ends with [`ErrorKind::PreconditionFailed`], not
     ///   retryable: no refresh can move the ref back, so retrying would only spin until
     ///   `commit.retry.total-timeout-ms`. That attempt writes no manifest. The caller decides
     ///   whether to reload, re-check and build a new transaction.
@@ -163,11 +162,10 @@ impl Transaction {
     /// Adds a validator that accepts or rejects the refreshed table on every attempt.
     ///
     /// Validators run in the order they were added, after the asserted refs are checked and
-    /// before any action runs. A rejection, an error of kind
-    /// [`ErrorKind::PreconditionFailed`](crate::ErrorKind::PreconditionFailed), ends the
-    /// commit and is not retried; any other error keeps its kind and retryability. See
-    /// [`TransactionValidator`] for what a verdict guarantees at the swap. A transaction with
-    /// validators and no actions commits nothing, but still runs them on a freshly loaded
+    /// before any action runs. A rejection, an error of kind [`ErrorKind::PreconditionFailed`],
+    /// ends the commit and is not retried; any other error keeps its kind and retryability.
+    /// See [`TransactionValidator`] for what a verdict guarantees at the swap. A transaction
+    /// with validators and no actions commits nothing, but still runs them on a freshly loaded
     /// table.
     ///
     /// ```
