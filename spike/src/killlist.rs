@@ -142,8 +142,8 @@ pub const EXTENSION_POINTS: [ExtensionPoint; 5] = [
         markers: &["TransactionAction for"],
     },
     ExtensionPoint {
-        name: "`Transaction::with_requirement`",
-        markers: &[".with_requirement("],
+        name: "`Transaction::assert_ref_snapshot_id`",
+        markers: &[".assert_ref_snapshot_id("],
     },
     ExtensionPoint {
         name: "`TransactionValidator`",
@@ -686,7 +686,7 @@ mod tests {
         assert_eq!(one.code_lines, 1);
         let two = footprint_of(&[
             ("a.rs", "impl Catalog for Y {}\n"),
-            ("b.rs", "tx.with_requirement(r)\n"),
+            ("b.rs", "tx.assert_ref_snapshot_id(r)\n"),
         ]);
         assert_eq!(two.extension_points.len(), 2);
         let owns = footprint_of(&[(

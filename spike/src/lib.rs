@@ -9,8 +9,8 @@
 //! | `delta` | deltalake-core 0.32.4 | in the sink, enforced by the `txn` conflict check |
 //! | `iceberg-naive` | stock and patched | in the sink, before `Transaction::commit` (not enforced) |
 //! | `iceberg-catalog-guard` | stock | in the `load_table` of the catalog the commit goes through |
-//! | `iceberg-action` | patched (patch 1) | in a `TransactionAction`, against the refreshed table |
-//! | `iceberg-requirement` | patched (patch 2) | in the sink, pinned with a caller `TableRequirement` |
+//! | `iceberg-action` | patched (patch 1, not proposed upstream) | in a `TransactionAction`, against the refreshed table |
+//! | `iceberg-requirement` | patched (patch 2) | in the sink, `main` asserted with `Transaction::assert_ref_snapshot_id` |
 //! | `iceberg-validator` | patched (patch 3) | in a `TransactionValidator`, against the refreshed table |
 //!
 //! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix;

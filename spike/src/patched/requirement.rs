@@ -1,5 +1,5 @@
-//! `iceberg-requirement`: check a loaded base and pin `main` to it with a caller requirement
-//! (patch 2); the sink owns the loop.
+//! `iceberg-requirement`: check a loaded base and assert `main` where it found it
+//! (`Transaction::assert_ref_snapshot_id`, patch 2); the sink owns the loop.
 
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
@@ -7,15 +7,15 @@ use async_trait::async_trait;
 use super::common::{CommitCatalog, CommitStrategy, IcebergTable, iceberg_error, stage_append};
 use super::ice::spec::MAIN_BRANCH;
 use super::ice::transaction::Transaction;
-use super::ice::{ErrorKind, TableRequirement};
+use super::ice::ErrorKind;
 use crate::error::SinkError;
 use crate::hooks::Hooks;
 use crate::retry::{MAX_ATTEMPTS, backoff};
 use crate::sink::{AppId, CommitOutcome, Epoch};
 
-/// Loads, checks, and commits pinned to the snapshot it checked. A failed pin means another
-/// writer moved `main` in between: reload and check again. The data files are written once and
-/// re-offered on each attempt.
+/// Loads, checks, and commits with `main` asserted at the snapshot it checked. A failed
+/// assertion means another writer moved `main` in between: reload and check again. The data
+/// files are written once and re-offered on each attempt.
 pub struct Requirement;
 
 #[async_trait]
@@ -34,8 +34,17 @@ impl CommitStrategy for Requirement {
     ) -> Result<CommitOutcome, SinkError> {
         let catalog = CommitCatalog::new(table.catalog.clone());
         let mut files = None;
+        // `main` as the last attempt asserted it, and that attempt's precondition failure.
+        let mut failed: Option<(Option<i64>, _)> = None;
         for attempt in 0..MAX_ATTEMPTS {
             let base = table.load().await?;
+            let head = base.metadata().current_snapshot_id();
+            if let Some((asserted, err)) = failed.take()
+                && asserted == head
+            {
+                // `main` did not move: the failed precondition was not this sink's assertion.
+                return Err(iceberg_error(err));
+            }
             if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
                 return Ok(replay);
             }
@@ -44,15 +53,12 @@ impl CommitStrategy for Requirement {
                 Some(written) => Vec::clone(written),
                 None => files.insert(IcebergTable::write(&base, &batch).await?).clone(),
             };
-            let tx = Transaction::new(&base).with_requirement(TableRequirement::RefSnapshotIdMatch {
-                r#ref: MAIN_BRANCH.to_string(),
-                snapshot_id: base.metadata().current_snapshot_id(),
-            });
+            let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
             let tx = stage_append(tx, data_files, app, epoch).map_err(iceberg_error)?;
             match tx.commit(&catalog).await {
                 Ok(_) => return Ok(CommitOutcome::Committed),
-                // The pin failed: `main` moved after this attempt's check.
-                Err(err) if err.kind() == ErrorKind::CatalogCommitConflicts && !err.retryable() => {
+                Err(err) if err.kind() == ErrorKind::PreconditionFailed => {
+                    failed = Some((head, err));
                     tokio::time::sleep(backoff(attempt)).await;
                 }
                 Err(err) => return Err(iceberg_error(err)),

@@ -5,16 +5,15 @@ use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::common::{CommitCatalog, CommitStrategy, IcebergTable, check_free, iceberg_error, stage_append};
-use super::ice::ErrorKind;
 use super::ice::table::Table;
 use super::ice::transaction::{Transaction, TransactionValidator};
 use crate::error::SinkError;
 use crate::hooks::Hooks;
 use crate::sink::{AppId, CommitOutcome, Epoch};
 
-/// Rejects a refreshed table that already records the epoch. `do_commit` calls it on every
-/// attempt before the append writes its manifest, so a writer that loses a race re-checks
-/// before it retries, and its rejection ends the commit.
+/// Rejects a refreshed table that already records the epoch, with `PreconditionFailed`.
+/// `do_commit` calls it on every attempt before the append writes its manifest, so a writer
+/// that loses a race re-checks before it retries, and its rejection ends the commit.
 pub struct EpochValidator {
     app: AppId,
     epoch: Epoch,
@@ -61,8 +60,7 @@ impl CommitStrategy for Validator {
         let tx = stage_append(tx, files, app, epoch).map_err(iceberg_error)?;
         match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
             Ok(_) => Ok(CommitOutcome::Committed),
-            Err(err) if err.kind() == ErrorKind::ValidationFailed => table.resolve(err, app, epoch).await,
-            Err(err) => Err(iceberg_error(err)),
+            Err(err) => table.resolve(err, app, epoch).await,
         }
     }
 }

@@ -64,10 +64,6 @@ pub enum ErrorKind {
 
     /// Catalog commit failed due to outdated metadata
     CatalogCommitConflicts,
-
-    /// A caller-supplied validator rejected the table a transaction was about to
-    /// commit on. Not retryable: the source is the validator's error.
-    ValidationFailed,
 }
 
 impl ErrorKind {
@@ -89,7 +85,6 @@ impl From<ErrorKind> for &'static str {
             ErrorKind::NamespaceNotFound => "NamespaceNotFound",
             ErrorKind::PreconditionFailed => "PreconditionFailed",
             ErrorKind::CatalogCommitConflicts => "CatalogCommitConflicts",
-            ErrorKind::ValidationFailed => "ValidationFailed",
         }
     }
 }

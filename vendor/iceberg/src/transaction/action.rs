@@ -57,9 +57,10 @@ pub(crate) type BoxedTransactionAction = Arc<dyn TransactionAction>;
 /// #[async_trait]
 /// impl<A: TransactionAction + 'static> TransactionAction for UnlessMarked<A> {
 ///     async fn commit(self: Arc<Self>, table: &Table) -> Result<ActionCommit> {
-///         let marked = table.metadata().current_snapshot().is_some_and(|s| {
-///             s.summary().additional_properties.contains_key(&self.marker)
-///         });
+///         let marked = table
+///             .metadata()
+///             .current_snapshot()
+///             .is_some_and(|s| s.summary().additional_properties.contains_key(&self.marker));
 ///         if marked {
 ///             // Not retryable: a refreshed table will not unmark itself.
 ///             return Err(Error::new(ErrorKind::DataInvalid, "already marked"));
@@ -162,15 +163,13 @@ impl ActionCommit {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
     use std::str::FromStr;
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex};
 
     use as_any::Downcast;
     use async_trait::async_trait;
     use uuid::Uuid;
-
-    use std::collections::HashMap;
-    use std::sync::Mutex;
 
     use crate::memory::tests::new_memory_catalog;
     use crate::table::Table;

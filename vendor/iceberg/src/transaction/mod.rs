@@ -57,19 +57,19 @@ mod append;
 mod expire_snapshots;
 mod snapshot;
 mod sort_order;
+mod transaction_validator;
 mod update_location;
 mod update_properties;
 mod update_schema;
 mod update_statistics;
 mod upgrade_format_version;
-mod validate;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBackoff, ExponentialBuilder, RetryableWithContext};
+pub use transaction_validator::TransactionValidator;
 pub use update_schema::AddColumn;
-pub use validate::TransactionValidator;
 
 use crate::error::Result;
 use crate::spec::TableProperties;
@@ -78,12 +78,12 @@ use crate::transaction::action::BoxedTransactionAction;
 use crate::transaction::append::FastAppendAction;
 use crate::transaction::expire_snapshots::ExpireSnapshotsAction;
 use crate::transaction::sort_order::ReplaceSortOrderAction;
+use crate::transaction::transaction_validator::{BoxedTransactionValidator, validate_all};
 use crate::transaction::update_location::UpdateLocationAction;
 use crate::transaction::update_properties::UpdatePropertiesAction;
 use crate::transaction::update_schema::UpdateSchemaAction;
 use crate::transaction::update_statistics::UpdateStatisticsAction;
 use crate::transaction::upgrade_format_version::UpgradeFormatVersionAction;
-use crate::transaction::validate::{BoxedTransactionValidator, validate_all};
 use crate::{Catalog, Error, ErrorKind, TableCommit, TableRequirement, TableUpdate};
 
 /// Table transaction.
@@ -91,7 +91,9 @@ use crate::{Catalog, Error, ErrorKind, TableCommit, TableRequirement, TableUpdat
 pub struct Transaction {
     table: Table,
     actions: Vec<BoxedTransactionAction>,
-    requirements: Vec<TableRequirement>,
+    /// Refs asserted with [`Transaction::assert_ref_snapshot_id`], each with the snapshot it
+    /// pointed to in the table the transaction was created from.
+    asserted_refs: Vec<(String, Option<i64>)>,
     validators: Vec<BoxedTransactionValidator>,
 }
 
@@ -101,93 +103,103 @@ impl Transaction {
         Self {
             table: table.clone(),
             actions: vec![],
-            requirements: vec![],
+            asserted_refs: vec![],
             validators: vec![],
         }
     }
 
-    /// Adds a requirement of the caller's own to this transaction.
+    /// Makes the commit conditional on `ref_name` still pointing to the snapshot it points
+    /// to in the table this transaction was created from (or still not existing, if it does
+    /// not exist there).
     ///
     /// [`Transaction::commit`] reloads the table and rebases the actions onto it, so the
-    /// requirements the actions emit describe the refreshed table, not the table the
-    /// caller inspected. A caller requirement states the caller's premise instead, and it
-    /// survives the rebase:
+    /// requirements the actions emit describe the refreshed table, not the table the caller
+    /// read. An asserted ref keeps the snapshot the caller read:
     ///
-    /// * On every attempt it is checked against the refreshed table before any action
-    ///   runs, so a failed premise writes no manifest. The error is
-    ///   [`ErrorKind::CatalogCommitConflicts`] and is **not** retryable: a fresher table
-    ///   cannot make a stale premise true, so the retry loop stops instead of spinning
-    ///   until `commit.retry.total-timeout-ms`. The caller decides whether to reload,
-    ///   re-check and build a new transaction.
-    /// * It is sent with the commit, so the catalog enforces it atomically with the
-    ///   metadata swap. If the table moves between the refresh and the swap, the catalog
-    ///   rejects the commit with a retryable conflict and the next attempt fails the
-    ///   check above.
-    /// * Caller requirements come first in the commit. An action requirement equal to a
-    ///   caller requirement, or asserting the snapshot of a ref the caller already pinned
-    ///   with [`TableRequirement::RefSnapshotIdMatch`], is dropped: the first assertion
-    ///   per ref wins. A fast append on the pinned base emits the same assertion, so
-    ///   pinning `main` to the snapshot the caller read is exactly a conditional append.
+    /// * On every attempt it is checked against the refreshed table before any action runs.
+    ///   If the ref has moved, the commit ends with [`ErrorKind::PreconditionFailed`], not
+    ///   retryable: no refresh can move the ref back, so retrying would only spin until
+    ///   `commit.retry.total-timeout-ms`. That attempt writes no manifest. The caller decides
+    ///   whether to reload, re-check and build a new transaction.
+    /// * It is sent with the commit as an `assert-ref-snapshot-id` requirement, first, so the
+    ///   catalog enforces it atomically with the swap. If the ref moves between the refresh
+    ///   and the swap, the catalog rejects the commit as a retryable conflict and the next
+    ///   attempt fails the check above.
+    /// * An action's `assert-ref-snapshot-id` on the same ref is not sent: the caller's was
+    ///   checked against the same base, and an action later in the transaction can only name
+    ///   a snapshot this transaction itself adds. A fast append on the asserted base emits the
+    ///   same assertion, so asserting `main` before a fast append is exactly a conditional
+    ///   append.
     ///
-    /// A transaction without actions commits nothing, whatever its requirements.
+    /// A transaction with asserted refs and no actions commits nothing, but still checks them
+    /// against a freshly loaded table: [`Transaction::commit`] returns that table, or the error.
     ///
     /// ```
-    /// use iceberg::TableRequirement;
     /// use iceberg::spec::MAIN_BRANCH;
     /// use iceberg::table::Table;
     /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
     ///
     /// /// Appends only if `main` is still where `base` saw it.
     /// fn append_unless_moved(base: &Table) -> iceberg::Result<Transaction> {
-    ///     let tx = Transaction::new(base).with_requirement(TableRequirement::RefSnapshotIdMatch {
-    ///         r#ref: MAIN_BRANCH.to_string(),
-    ///         snapshot_id: base.metadata().current_snapshot_id(),
-    ///     });
+    ///     let tx = Transaction::new(base).assert_ref_snapshot_id(MAIN_BRANCH);
     ///     let append = tx.fast_append();
     ///     append.apply(tx)
     /// }
     /// ```
-    pub fn with_requirement(mut self, requirement: TableRequirement) -> Self {
-        self.requirements.push(requirement);
+    pub fn assert_ref_snapshot_id(mut self, ref_name: impl Into<String>) -> Self {
+        let ref_name = ref_name.into();
+        if !self.asserted_refs.iter().any(|(name, _)| *name == ref_name) {
+            let snapshot_id = self
+                .table
+                .metadata()
+                .snapshot_for_ref(&ref_name)
+                .map(|snapshot| snapshot.snapshot_id());
+            self.asserted_refs.push((ref_name, snapshot_id));
+        }
         self
     }
 
     /// Adds a validator that accepts or rejects the refreshed table on every attempt.
     ///
-    /// Validators run in the order they were added, after the caller requirements are
-    /// checked and before any action runs; the first rejection ends the commit with
-    /// [`ErrorKind::ValidationFailed`], which is not retried. See [`TransactionValidator`]
-    /// for what a verdict guarantees at the swap.
+    /// Validators run in the order they were added, after the asserted refs are checked and
+    /// before any action runs. A rejection, an error of kind [`ErrorKind::PreconditionFailed`],
+    /// ends the commit and is not retried; any other error keeps its kind and retryability.
+    /// See [`TransactionValidator`] for what a verdict guarantees at the swap. A transaction
+    /// with validators and no actions commits nothing, but still runs them on a freshly loaded
+    /// table.
     ///
     /// ```
-    /// use async_trait::async_trait;
+    /// use std::collections::HashMap;
+    ///
     /// use iceberg::table::Table;
-    /// use iceberg::transaction::{ApplyTransactionAction, Transaction, TransactionValidator};
+    /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
+    /// use iceberg::util::snapshot::ancestors_of;
     /// use iceberg::{Error, ErrorKind, Result};
     ///
-    /// /// Rejects a table whose `main` already carries `marker` in a snapshot summary.
-    /// struct Unmarked {
-    ///     marker: String,
-    /// }
+    /// const COMMIT_ID: &str = "example.commit-id";
     ///
-    /// #[async_trait]
-    /// impl TransactionValidator for Unmarked {
-    ///     async fn validate(&self, table: &Table) -> Result<()> {
-    ///         let metadata = table.metadata();
-    ///         let mut next = metadata.current_snapshot_id();
-    ///         while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {
-    ///             if snapshot.summary().additional_properties.contains_key(&self.marker) {
-    ///                 return Err(Error::new(ErrorKind::DataInvalid, "already committed"));
-    ///             }
-    ///             next = snapshot.parent_snapshot_id();
+    /// /// Appends the batch `commit_id` unless `main` already holds it.
+    /// fn append_once(base: &Table, commit_id: String) -> Result<Transaction> {
+    ///     let id = commit_id.clone();
+    ///     let tx = Transaction::new(base).validate_with(move |table: &Table| {
+    ///         let metadata = table.metadata_ref();
+    ///         let Some(head) = metadata.current_snapshot_id() else {
+    ///             return Ok(());
+    ///         };
+    ///         let committed = ancestors_of(&metadata, head).any(|snapshot| {
+    ///             snapshot.summary().additional_properties.get(COMMIT_ID) == Some(&id)
+    ///         });
+    ///         if committed {
+    ///             return Err(Error::new(
+    ///                 ErrorKind::PreconditionFailed,
+    ///                 "already committed",
+    ///             ));
     ///         }
     ///         Ok(())
-    ///     }
-    /// }
-    ///
-    /// fn append_once(base: &Table, marker: String) -> Result<Transaction> {
-    ///     let tx = Transaction::new(base).validate_with(Unmarked { marker });
-    ///     let append = tx.fast_append();
+    ///     });
+    ///     let append = tx
+    ///         .fast_append()
+    ///         .set_snapshot_properties(HashMap::from([(COMMIT_ID.to_string(), commit_id)]));
     ///     append.apply(tx)
     /// }
     /// ```
@@ -196,17 +208,35 @@ impl Transaction {
         self
     }
 
-    /// Whether `requirement`, emitted by an action, is already asserted by a caller requirement.
-    fn is_covered_by_caller(&self, requirement: &TableRequirement) -> bool {
-        self.requirements
-            .iter()
-            .any(|caller| match (caller, requirement) {
-                (
-                    TableRequirement::RefSnapshotIdMatch { r#ref: pinned, .. },
-                    TableRequirement::RefSnapshotIdMatch { r#ref, .. },
-                ) => pinned == r#ref,
-                _ => caller == requirement,
-            })
+    fn ref_assertions(&self) -> impl Iterator<Item = TableRequirement> + '_ {
+        self.asserted_refs.iter().map(|(ref_name, snapshot_id)| {
+            TableRequirement::RefSnapshotIdMatch {
+                r#ref: ref_name.clone(),
+                snapshot_id: *snapshot_id,
+            }
+        })
+    }
+
+    fn check_ref_assertions(&self, table: &Table) -> Result<()> {
+        for assertion in self.ref_assertions() {
+            assertion.check(Some(table.metadata())).map_err(|moved| {
+                Error::new(
+                    ErrorKind::PreconditionFailed,
+                    "A ref asserted with assert_ref_snapshot_id has moved",
+                )
+                .with_source(moved)
+            })?;
+        }
+        Ok(())
+    }
+
+    fn is_asserted_ref(&self, requirement: &TableRequirement) -> bool {
+        match requirement {
+            TableRequirement::RefSnapshotIdMatch { r#ref, .. } => {
+                self.asserted_refs.iter().any(|(name, _)| name == r#ref)
+            }
+            _ => false,
+        }
     }
 
     fn update_table_metadata(table: Table, updates: &[TableUpdate]) -> Result<Table> {
@@ -283,7 +313,7 @@ impl Transaction {
 
     /// Commit transaction.
     pub async fn commit(self, catalog: &dyn Catalog) -> Result<Table> {
-        if self.actions.is_empty() {
+        if self.actions.is_empty() && self.asserted_refs.is_empty() && self.validators.is_empty() {
             // nothing to commit
             return Ok(self.table);
         }
@@ -335,16 +365,11 @@ impl Transaction {
             self.table = refreshed.clone();
         }
 
-        for requirement in &self.requirements {
-            requirement
-                .check(Some(self.table.metadata()))
-                .map_err(|err| {
-                    err.with_retryable(false)
-                        .with_context("requirement", "caller-supplied")
-                })?;
-        }
-
+        self.check_ref_assertions(&self.table)?;
         validate_all(&self.validators, &self.table).await?;
+        if self.actions.is_empty() {
+            return Ok(self.table.clone());
+        }
 
         let mut current_table = self.table.clone();
         let mut existing_updates: Vec<TableUpdate> = vec![];
@@ -362,13 +387,11 @@ impl Transaction {
         }
 
         let requirements = self
-            .requirements
-            .iter()
-            .cloned()
+            .ref_assertions()
             .chain(
                 existing_requirements
                     .into_iter()
-                    .filter(|requirement| !self.is_covered_by_caller(requirement)),
+                    .filter(|requirement| !self.is_asserted_ref(requirement)),
             )
             .collect();
 
@@ -387,21 +410,23 @@ mod tests {
     use std::collections::HashMap;
     use std::fs::File;
     use std::io::BufReader;
+    use std::path::Path;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use crate::catalog::MockCatalog;
     use crate::encryption::SensitiveBytes;
     use crate::encryption::kms::{KeyManagementClient, MemoryKeyManagementClient};
-    use crate::io::FileIO;
+    use crate::io::{FileIO, LocalFsStorageFactory};
     use crate::memory::tests::new_memory_catalog;
+    use crate::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
     use crate::spec::{
         DataContentType, DataFileBuilder, DataFileFormat, Literal, Struct, TableMetadata,
     };
     use crate::table::Table;
     use crate::test_utils::test_runtime;
     use crate::transaction::{ApplyTransactionAction, Transaction};
-    use crate::{Catalog, Error, ErrorKind, TableCreation, TableIdent};
+    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, TableCreation, TableIdent};
 
     pub fn make_v1_table() -> Table {
         let file = File::open(format!(
@@ -494,6 +519,31 @@ mod tests {
             .create_table(table_ident.namespace(), table_creation)
             .await
             .unwrap()
+    }
+
+    /// A memory catalog whose files go to `warehouse` on the local filesystem, so that a test
+    /// can count the files a commit writes.
+    pub(crate) async fn memory_catalog_on_disk(warehouse: &Path) -> impl Catalog {
+        MemoryCatalogBuilder::default()
+            .with_storage_factory(Arc::new(LocalFsStorageFactory))
+            .load(
+                "memory",
+                HashMap::from([(
+                    MEMORY_CATALOG_WAREHOUSE.to_string(),
+                    warehouse.to_str().unwrap().to_string(),
+                )]),
+            )
+            .await
+            .unwrap()
+    }
+
+    pub(crate) fn files_under(dir: &Path) -> usize {
+        std::fs::read_dir(dir).map_or(0, |entries| {
+            entries
+                .map(|entry| entry.unwrap().path())
+                .map(|path| if path.is_dir() { files_under(&path) } else { 1 })
+                .sum()
+        })
     }
 
     /// Helper function to create a test table with retry properties
@@ -766,60 +816,38 @@ mod tests {
 }
 
 #[cfg(test)]
-mod test_caller_requirements {
+mod test_ref_assertions {
     use std::collections::HashMap;
-    use std::path::Path;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::{Arc, Mutex};
 
     use async_trait::async_trait;
 
     use crate::catalog::MockCatalog;
-    use crate::io::LocalFsStorageFactory;
-    use crate::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
+    use crate::memory::tests::new_memory_catalog;
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::{
-        make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+        files_under, make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+        memory_catalog_on_disk,
     };
     use crate::transaction::{
         ActionCommit, ApplyTransactionAction, Transaction, TransactionAction,
     };
-    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, Result, TableRequirement, TableUpdate};
+    use crate::{Catalog, Error, ErrorKind, Result, TableCommit, TableRequirement, TableUpdate};
 
-    fn pin_main(snapshot_id: Option<i64>) -> TableRequirement {
+    fn main_at(snapshot_id: Option<i64>) -> TableRequirement {
         TableRequirement::RefSnapshotIdMatch {
             r#ref: MAIN_BRANCH.to_string(),
             snapshot_id,
         }
     }
 
-    /// A memory catalog whose files go to `warehouse` on the local filesystem, so that a
-    /// test can count what a commit wrote.
-    pub(super) async fn memory_catalog_on_disk(warehouse: &Path) -> impl Catalog {
-        MemoryCatalogBuilder::default()
-            .with_storage_factory(Arc::new(LocalFsStorageFactory))
-            .load(
-                "memory",
-                HashMap::from([(
-                    MEMORY_CATALOG_WAREHOUSE.to_string(),
-                    warehouse.to_str().unwrap().to_string(),
-                )]),
-            )
-            .await
-            .unwrap()
+    fn properties(value: &str) -> HashMap<String, String> {
+        HashMap::from([("k".to_string(), value.to_string())])
     }
 
-    pub(super) fn files_under(dir: &Path) -> usize {
-        std::fs::read_dir(dir).map_or(0, |entries| {
-            entries
-                .map(|entry| entry.unwrap().path())
-                .map(|path| if path.is_dir() { files_under(&path) } else { 1 })
-                .sum()
-        })
-    }
-
-    /// Emits the assertions a snapshot producer emits for the table it is handed.
+    /// Emits the requirements a snapshot producer emits for the table it is handed.
     struct AssertsItsBase;
 
     #[async_trait]
@@ -827,70 +855,79 @@ mod test_caller_requirements {
         async fn commit(self: Arc<Self>, table: &Table) -> Result<ActionCommit> {
             Ok(ActionCommit::new(
                 vec![TableUpdate::SetProperties {
-                    updates: HashMap::from([("k".to_string(), "v".to_string())]),
+                    updates: properties("v"),
                 }],
                 vec![
                     TableRequirement::UuidMatch {
                         uuid: table.metadata().uuid(),
                     },
-                    pin_main(table.metadata().current_snapshot_id()),
+                    main_at(table.metadata().current_snapshot_id()),
                 ],
             ))
         }
     }
 
+    /// A catalog whose loads all return `loaded` and whose one update records the
+    /// requirements it was sent.
+    fn recording_catalog(
+        loaded: fn() -> Table,
+        sent: Arc<Mutex<Vec<TableRequirement>>>,
+    ) -> MockCatalog {
+        let mut catalog = MockCatalog::new();
+        catalog
+            .expect_load_table()
+            .returning_st(move |_| Box::pin(async move { Ok(loaded()) }));
+        catalog
+            .expect_update_table()
+            .times(1)
+            .returning_st(move |mut commit: TableCommit| {
+                *sent.lock().unwrap() = commit.take_requirements();
+                Box::pin(async move { Ok(loaded()) })
+            });
+        catalog
+    }
+
     #[tokio::test]
-    async fn test_failed_caller_requirement_writes_nothing_and_is_not_retried() {
+    async fn test_moved_ref_fails_precondition_writes_nothing_and_is_not_retried() {
         let warehouse = tempfile::tempdir().unwrap();
         let catalog = memory_catalog_on_disk(warehouse.path()).await;
         let stale = make_v3_minimal_table_in_catalog(&catalog).await;
-        let marker = HashMap::from([("k".to_string(), "v".to_string())]);
         let files_at_creation = files_under(warehouse.path());
         let tx = Transaction::new(&stale);
-        let append = tx.fast_append().set_snapshot_properties(marker.clone());
+        let append = tx
+            .fast_append()
+            .set_snapshot_properties(properties("winner"));
         append.apply(tx).unwrap().commit(&catalog).await.unwrap();
         let files_before = files_under(warehouse.path());
         // A commit that goes through writes files the count sees.
         assert!(files_before > files_at_creation);
 
-        let tx = Transaction::new(&stale).with_requirement(pin_main(None));
+        let tx = Transaction::new(&stale).assert_ref_snapshot_id(MAIN_BRANCH);
         let err = tx
             .fast_append()
-            .set_snapshot_properties(marker)
+            .set_snapshot_properties(properties("late"))
             .apply(tx)
             .unwrap()
             .commit(&catalog)
             .await
             .unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
         assert!(!err.retryable());
-        assert!(err.to_string().contains("caller-supplied"), "{err}");
         assert_eq!(files_under(warehouse.path()), files_before);
         let reloaded = catalog.load_table(stale.identifier()).await.unwrap();
         assert_eq!(reloaded.metadata().snapshots().count(), 1);
     }
 
     #[tokio::test]
-    async fn test_caller_requirement_is_sent_first_and_collapses_same_ref_assertion() {
+    async fn test_asserted_ref_is_sent_first_in_place_of_action_assertions() {
         let base = make_v2_table();
         let head = base.metadata().current_snapshot_id();
+        assert!(head.is_some());
         let sent = Arc::new(Mutex::new(vec![]));
+        let catalog = recording_catalog(make_v2_table, Arc::clone(&sent));
 
-        let mut catalog = MockCatalog::new();
-        catalog
-            .expect_load_table()
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
-        let captured = Arc::clone(&sent);
-        catalog
-            .expect_update_table()
-            .times(1)
-            .returning_st(move |mut commit| {
-                *captured.lock().unwrap() = commit.take_requirements();
-                Box::pin(async { Ok(make_v2_table()) })
-            });
-
-        let tx = Transaction::new(&base).with_requirement(pin_main(head));
+        let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
         AssertsItsBase
             .apply(tx)
             .unwrap()
@@ -899,7 +936,7 @@ mod test_caller_requirements {
             .unwrap();
 
         assert_eq!(*sent.lock().unwrap(), vec![
-            pin_main(head),
+            main_at(head),
             TableRequirement::UuidMatch {
                 uuid: base.metadata().uuid()
             },
@@ -907,22 +944,10 @@ mod test_caller_requirements {
     }
 
     #[tokio::test]
-    async fn test_without_caller_requirements_action_requirements_are_sent_unchanged() {
+    async fn test_without_asserted_refs_action_requirements_are_sent_unchanged() {
         let base = make_v2_table();
         let sent = Arc::new(Mutex::new(vec![]));
-
-        let mut catalog = MockCatalog::new();
-        catalog
-            .expect_load_table()
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
-        let captured = Arc::clone(&sent);
-        catalog
-            .expect_update_table()
-            .times(1)
-            .returning_st(move |mut commit| {
-                *captured.lock().unwrap() = commit.take_requirements();
-                Box::pin(async { Ok(make_v2_table()) })
-            });
+        let catalog = recording_catalog(make_v2_table, Arc::clone(&sent));
 
         let tx = Transaction::new(&base);
         AssertsItsBase
@@ -936,12 +961,45 @@ mod test_caller_requirements {
             TableRequirement::UuidMatch {
                 uuid: base.metadata().uuid()
             },
-            pin_main(base.metadata().current_snapshot_id()),
+            main_at(base.metadata().current_snapshot_id()),
         ]);
     }
 
     #[tokio::test]
-    async fn test_caller_requirement_rejected_at_swap_fails_on_next_refresh() {
+    async fn test_two_appends_on_an_asserted_ref_commit_together() {
+        let catalog = new_memory_catalog().await;
+        let table = make_v3_minimal_table_in_catalog(&catalog).await;
+
+        // The second append is based on the first one's snapshot and asserts it as the
+        // head of `main`, a snapshot the catalog has not seen: sent, that assertion fails.
+        let tx = Transaction::new(&table).assert_ref_snapshot_id(MAIN_BRANCH);
+        let first = tx
+            .fast_append()
+            .set_snapshot_properties(properties("first"));
+        let tx = first.apply(tx).unwrap();
+        let second = tx
+            .fast_append()
+            .set_snapshot_properties(properties("second"));
+        let committed = second.apply(tx).unwrap().commit(&catalog).await.unwrap();
+
+        let metadata = committed.metadata();
+        assert_eq!(metadata.snapshots().count(), 2);
+        let head = metadata.current_snapshot().unwrap();
+        assert_eq!(
+            head.summary()
+                .additional_properties
+                .get("k")
+                .map(String::as_str),
+            Some("second")
+        );
+        let parent = metadata
+            .snapshot_by_id(head.parent_snapshot_id().unwrap())
+            .unwrap();
+        assert_eq!(parent.parent_snapshot_id(), None);
+    }
+
+    #[tokio::test]
+    async fn test_ref_moved_between_refresh_and_swap_fails_on_next_refresh() {
         // The first refresh still shows `main` absent; a writer then creates it before the
         // swap, so the catalog rejects the commit and the next refresh shows it.
         let loads = Arc::new(AtomicU32::new(0));
@@ -954,17 +1012,23 @@ mod test_caller_requirements {
             };
             Box::pin(async move { Ok(table) })
         });
-        catalog.expect_update_table().times(1).returning_st(|_| {
-            Box::pin(async {
-                Err(
-                    Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
-                        .with_retryable(true),
-                )
-            })
-        });
+        let sent = Arc::new(Mutex::new(vec![]));
+        let captured = Arc::clone(&sent);
+        catalog
+            .expect_update_table()
+            .times(1)
+            .returning_st(move |mut commit| {
+                *captured.lock().unwrap() = commit.take_requirements();
+                Box::pin(async {
+                    Err(
+                        Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
+                            .with_retryable(true),
+                    )
+                })
+            });
 
         let base = make_v2_minimal_table();
-        let tx = Transaction::new(&base).with_requirement(pin_main(None));
+        let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
         let tx = tx
             .update_table_properties()
             .set("k".to_string(), "v".to_string())
@@ -972,9 +1036,30 @@ mod test_caller_requirements {
             .unwrap();
         let err = tx.commit(&catalog).await.unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        assert_eq!(sent.lock().unwrap().first(), Some(&main_at(None)));
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
         assert!(!err.retryable());
         assert_eq!(loads.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn test_assertions_without_actions_are_checked_and_commit_nothing() {
+        let mut catalog = MockCatalog::new();
+        catalog
+            .expect_load_table()
+            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+        catalog.expect_update_table().never();
+
+        let unmoved = Transaction::new(&make_v2_table()).assert_ref_snapshot_id(MAIN_BRANCH);
+        let loaded = unmoved.commit(&catalog).await.unwrap();
+        assert_eq!(
+            loaded.metadata().current_snapshot_id(),
+            make_v2_table().metadata().current_snapshot_id()
+        );
+
+        let moved = Transaction::new(&make_v2_minimal_table()).assert_ref_snapshot_id(MAIN_BRANCH);
+        let err = moved.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
     }
 }
 
@@ -989,13 +1074,12 @@ mod test_validators {
     use crate::catalog::MockCatalog;
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
-    use crate::transaction::test_caller_requirements::{files_under, memory_catalog_on_disk};
     use crate::transaction::tests::{
-        make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+        files_under, make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+        memory_catalog_on_disk,
     };
     use crate::transaction::{
-        ActionCommit, ApplyTransactionAction, Transaction, TransactionAction,
-        TransactionValidator,
+        ActionCommit, ApplyTransactionAction, Transaction, TransactionAction, TransactionValidator,
     };
     use crate::{Catalog, Error, ErrorKind, Result, TableRequirement};
 
@@ -1015,9 +1099,35 @@ mod test_validators {
                 .push(table.metadata().current_snapshot_id());
             if self.reject {
                 // Retryable on purpose: a rejection is final whatever the validator says.
-                return Err(Error::new(ErrorKind::DataInvalid, "epoch 7 is taken").with_retryable(true));
+                return Err(
+                    Error::new(ErrorKind::PreconditionFailed, "epoch 7 is taken")
+                        .with_retryable(true),
+                );
             }
             Ok(())
+        }
+    }
+
+    fn rejecting() -> Recorder {
+        Recorder {
+            reject: true,
+            ..Recorder::default()
+        }
+    }
+
+    /// Fails its first call with `error`, then accepts.
+    struct FailsOnce {
+        calls: Arc<AtomicU32>,
+        error: fn() -> Error,
+    }
+
+    #[async_trait]
+    impl TransactionValidator for FailsOnce {
+        async fn validate(&self, _table: &Table) -> Result<()> {
+            match self.calls.fetch_add(1, Ordering::SeqCst) {
+                0 => Err((self.error)()),
+                _ => Ok(()),
+            }
         }
     }
 
@@ -1032,12 +1142,35 @@ mod test_validators {
         }
     }
 
-    /// Loads return a table without snapshots first, then one with; the first update is
-    /// rejected as a retryable conflict.
-    fn catalog_moving_main(loads: Arc<AtomicU32>) -> MockCatalog {
+    fn set_property(tx: Transaction) -> Transaction {
+        tx.update_table_properties()
+            .set("k".to_string(), "v".to_string())
+            .apply(tx)
+            .unwrap()
+    }
+
+    /// Loads return `make_v2_table()`; `updates` updates succeed.
+    fn steady_catalog(updates: usize) -> MockCatalog {
         let mut catalog = MockCatalog::new();
+        catalog
+            .expect_load_table()
+            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+        catalog
+            .expect_update_table()
+            .times(updates)
+            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+        catalog
+    }
+
+    #[tokio::test]
+    async fn test_validator_sees_the_refreshed_table_on_every_attempt() {
+        // Loads return a table without snapshots first, then one with; the first update is
+        // rejected as a retryable conflict.
+        let loads = Arc::new(AtomicU32::new(0));
+        let mut catalog = MockCatalog::new();
+        let counted = Arc::clone(&loads);
         catalog.expect_load_table().returning_st(move |_| {
-            let table = match loads.fetch_add(1, Ordering::SeqCst) {
+            let table = match counted.fetch_add(1, Ordering::SeqCst) {
                 0 => make_v2_minimal_table(),
                 _ => make_v2_table(),
             };
@@ -1048,30 +1181,20 @@ mod test_validators {
             let first = updates.fetch_add(1, Ordering::SeqCst) == 0;
             Box::pin(async move {
                 if first {
-                    Err(Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
-                        .with_retryable(true))
+                    Err(
+                        Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
+                            .with_retryable(true),
+                    )
                 } else {
                     Ok(make_v2_table())
                 }
             })
         });
-        catalog
-    }
-
-    #[tokio::test]
-    async fn test_validator_sees_the_refreshed_table_on_every_attempt() {
-        let loads = Arc::new(AtomicU32::new(0));
-        let catalog = catalog_moving_main(Arc::clone(&loads));
         // The transaction's base differs from every table the catalog returns in turn.
         let stale = make_v2_table();
         let validator = Recorder::default();
 
-        let tx = Transaction::new(&stale).validate_with(validator.clone());
-        let tx = tx
-            .update_table_properties()
-            .set("k".to_string(), "v".to_string())
-            .apply(tx)
-            .unwrap();
+        let tx = set_property(Transaction::new(&stale).validate_with(validator.clone()));
         tx.commit(&catalog).await.unwrap();
 
         let head = make_v2_table().metadata().current_snapshot_id();
@@ -1094,18 +1217,14 @@ mod test_validators {
             append.apply(tx).unwrap()
         };
 
-        let rejecting = Recorder {
-            reject: true,
-            ..Recorder::default()
-        };
-        let err = append(rejecting.clone()).commit(&catalog).await.unwrap_err();
+        let rejecting = rejecting();
+        let err = append(rejecting.clone())
+            .commit(&catalog)
+            .await
+            .unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::ValidationFailed);
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
         assert!(!err.retryable());
-        let source = std::error::Error::source(&err)
-            .and_then(|source| source.downcast_ref::<Error>())
-            .expect("the validator's error is the source");
-        assert_eq!(source.message(), "epoch 7 is taken");
         assert_eq!(rejecting.seen.lock().unwrap().len(), 1);
         assert_eq!(files_under(warehouse.path()), files_before);
         let reloaded = catalog.load_table(table.identifier()).await.unwrap();
@@ -1119,19 +1238,97 @@ mod test_validators {
     }
 
     #[tokio::test]
-    async fn test_validators_run_after_caller_requirements_and_before_actions() {
-        let base = make_v2_table();
-        let head = base.metadata().current_snapshot_id();
-        let pin = |snapshot_id| TableRequirement::RefSnapshotIdMatch {
-            r#ref: MAIN_BRANCH.to_string(),
-            snapshot_id,
+    async fn test_other_validator_errors_keep_their_kind_and_retryability() {
+        let transient = FailsOnce {
+            calls: Arc::default(),
+            error: || Error::new(ErrorKind::Unexpected, "read timed out").with_retryable(true),
         };
+        let calls = Arc::clone(&transient.calls);
+        let tx = set_property(Transaction::new(&make_v2_table()).validate_with(transient));
+        tx.commit(&steady_catalog(1)).await.unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+
+        let broken = FailsOnce {
+            calls: Arc::default(),
+            error: || Error::new(ErrorKind::DataInvalid, "unreadable manifest"),
+        };
+        let calls = Arc::clone(&broken.calls);
+        let tx = set_property(Transaction::new(&make_v2_table()).validate_with(broken));
+        let err = tx.commit(&steady_catalog(0)).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DataInvalid);
+        assert!(!err.retryable());
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn test_validators_run_in_order_and_the_first_rejection_wins() {
+        let called = Arc::new(Mutex::new(vec![]));
+        let validator = |name: &'static str, verdict: fn() -> Result<()>| {
+            let called = Arc::clone(&called);
+            move |_: &Table| {
+                called.lock().unwrap().push(name);
+                verdict()
+            }
+        };
+
+        let tx = Transaction::new(&make_v2_table())
+            .validate_with(validator("accepts", || Ok(())))
+            .validate_with(validator("rejects", || {
+                Err(Error::new(ErrorKind::PreconditionFailed, "taken"))
+            }))
+            .validate_with(validator("fails", || {
+                Err(Error::new(ErrorKind::DataInvalid, "never asked"))
+            }));
+        let err = set_property(tx)
+            .commit(&steady_catalog(0))
+            .await
+            .unwrap_err();
+
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(*called.lock().unwrap(), vec!["accepts", "rejects"]);
+    }
+
+    #[tokio::test]
+    async fn test_validators_run_after_ref_assertions_and_before_actions() {
+        let head = make_v2_table().metadata().current_snapshot_id();
+        let actions = Arc::new(AtomicU32::new(0));
+
+        // A moved ref ends the commit before the validator is asked.
+        let validator = Recorder::default();
+        let tx = Transaction::new(&make_v2_minimal_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH)
+            .validate_with(validator.clone());
+        let err = CountsCommits(Arc::clone(&actions))
+            .apply(tx)
+            .unwrap()
+            .commit(&steady_catalog(0))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert!(validator.seen.lock().unwrap().is_empty());
+
+        // A rejection ends it before any action runs.
+        let rejecting = rejecting();
+        let tx = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH)
+            .validate_with(rejecting.clone());
+        let err = CountsCommits(Arc::clone(&actions))
+            .apply(tx)
+            .unwrap()
+            .commit(&steady_catalog(0))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(*rejecting.seen.lock().unwrap(), vec![head]);
+        assert_eq!(actions.load(Ordering::SeqCst), 0);
+
+        // Accepted, the actions run and the commit carries the asserted ref.
         let sent = Arc::new(Mutex::new(vec![]));
+        let captured = Arc::clone(&sent);
         let mut catalog = MockCatalog::new();
         catalog
             .expect_load_table()
             .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
-        let captured = Arc::clone(&sent);
         catalog
             .expect_update_table()
             .times(1)
@@ -1139,43 +1336,8 @@ mod test_validators {
                 *captured.lock().unwrap() = commit.take_requirements();
                 Box::pin(async { Ok(make_v2_table()) })
             });
-
-        // A failed caller requirement ends the commit before the validator is asked.
-        let validator = Recorder::default();
-        let actions = Arc::new(AtomicU32::new(0));
-        let tx = Transaction::new(&base)
-            .with_requirement(pin(None))
-            .validate_with(validator.clone());
-        let err = CountsCommits(Arc::clone(&actions))
-            .apply(tx)
-            .unwrap()
-            .commit(&catalog)
-            .await
-            .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
-        assert!(validator.seen.lock().unwrap().is_empty());
-
-        // A rejection ends it before any action runs.
-        let rejecting = Recorder {
-            reject: true,
-            ..Recorder::default()
-        };
-        let tx = Transaction::new(&base)
-            .with_requirement(pin(head))
-            .validate_with(rejecting.clone());
-        let err = CountsCommits(Arc::clone(&actions))
-            .apply(tx)
-            .unwrap()
-            .commit(&catalog)
-            .await
-            .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::ValidationFailed);
-        assert_eq!(*rejecting.seen.lock().unwrap(), vec![head]);
-        assert_eq!(actions.load(Ordering::SeqCst), 0);
-
-        // Accepted, the commit carries the caller's requirement as before.
-        let tx = Transaction::new(&base)
-            .with_requirement(pin(head))
+        let tx = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH)
             .validate_with(validator.clone());
         CountsCommits(Arc::clone(&actions))
             .apply(tx)
@@ -1185,7 +1347,26 @@ mod test_validators {
             .unwrap();
         assert_eq!(*validator.seen.lock().unwrap(), vec![head]);
         assert_eq!(actions.load(Ordering::SeqCst), 1);
-        assert_eq!(*sent.lock().unwrap(), vec![pin(head)]);
+        assert_eq!(*sent.lock().unwrap(), vec![
+            TableRequirement::RefSnapshotIdMatch {
+                r#ref: MAIN_BRANCH.to_string(),
+                snapshot_id: head,
+            }
+        ]);
+    }
+
+    #[tokio::test]
+    async fn test_validators_without_actions_run_and_commit_nothing() {
+        let accepting = Recorder::default();
+        let tx = Transaction::new(&make_v2_minimal_table()).validate_with(accepting.clone());
+        let loaded = tx.commit(&steady_catalog(0)).await.unwrap();
+        let head = make_v2_table().metadata().current_snapshot_id();
+        assert_eq!(loaded.metadata().current_snapshot_id(), head);
+        assert_eq!(*accepting.seen.lock().unwrap(), vec![head]);
+
+        let tx = Transaction::new(&make_v2_table()).validate_with(rejecting());
+        let err = tx.commit(&steady_catalog(0)).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
     }
 }
 
