@@ -144,6 +144,7 @@ impl CommitSink for DeltaSink {
                 CommitProperties::default()
             };
             let snapshot = table.snapshot().map_err(delta_error)?;
+            self.hooks.swap_reached().await;
             self.count(|c| &c.updates);
             let committed = CommitBuilder::from(properties)
                 .with_actions(actions)

@@ -2,9 +2,11 @@
 //!
 //! A sink calls [`Hooks::epoch_check_passed`] right after its epoch check finds the epoch free
 //! (wherever that check really runs: in the sink, inside the decorated catalog's load, inside the
-//! transaction action), and [`Hooks::committed`] once its commit is durable. Tests use the first to
-//! hold a writer in the window between its check and its commit ([`HeldWindow`]) and both to
-//! measure whether two writers really overlapped ([`Lane`]).
+//! transaction action), [`Hooks::swap_reached`] right before the catalog's compare-and-swap is
+//! called (Delta: the log's next version is attempted), and [`Hooks::committed`] once its commit is
+//! durable. Tests use the first two to hold a writer in a window ([`HeldWindow`]): between its
+//! check and its commit, or with every check passed and only the catalog's own check left; and
+//! the first and last to measure whether two writers really overlapped ([`Lane`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,6 +45,7 @@ pub mod failpoints {
 #[derive(Clone, Default)]
 pub struct Hooks {
     window: Option<Arc<HeldWindow>>,
+    swap_window: Option<Arc<HeldWindow>>,
     lane: Option<Arc<Lane>>,
 }
 
@@ -50,6 +53,22 @@ impl Hooks {
     pub fn with_window(mut self, window: Arc<HeldWindow>) -> Self {
         self.window = Some(window);
         self
+    }
+
+    /// Holds the writer right before the catalog's compare-and-swap.
+    pub fn with_swap_window(mut self, window: Arc<HeldWindow>) -> Self {
+        self.swap_window = Some(window);
+        self
+    }
+
+    pub(crate) fn swap_window(&self) -> Option<Arc<HeldWindow>> {
+        self.swap_window.clone()
+    }
+
+    pub(crate) async fn swap_reached(&self) {
+        if let Some(window) = &self.swap_window {
+            window.hold().await;
+        }
     }
 
     pub fn with_lane(mut self, lane: Arc<Lane>) -> Self {

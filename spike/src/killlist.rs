@@ -258,7 +258,7 @@ fn duplicated(cell: &Cell) -> bool {
 /// decides them the same way in every run. The unforced races (`concurrent_writers_commit_once`,
 /// `contention_probe`) count against an arm when they duplicate but are not cited, since whether
 /// an unguarded race duplicates varies run to run.
-const FORCED: [&str; 2] = ["held_window", "aborted_commit_loses_nothing"];
+const FORCED: [&str; 3] = ["held_window", "held_at_swap", "aborted_commit_loses_nothing"];
 
 impl<'a> Observed<'a> {
     fn of(report: &'a Report, arm: Arm) -> Self {
@@ -428,7 +428,7 @@ pub fn decide(report: &Report, arm: Arm, kill: Kill) -> Decision {
             Status::NotTriggered,
             &seen.of_scenarios(&FORCED),
             cats,
-            "the held window and every crash point held on the catalog alone",
+            "both held windows and every crash point held on the catalog alone",
         ),
         Kill::SpecGap if once => decision(
             Status::NotTriggered,

@@ -41,12 +41,13 @@ const NOT_APPLICABLE: &str = "not applicable";
 const WINDOW_DEADLINE: Duration = Duration::from_secs(120);
 
 /// The scenarios, in the order the matrix prints them.
-pub const SCENARIOS: [&str; 11] = [
+pub const SCENARIOS: [&str; 12] = [
     "replay_writes_nothing",
     "distinct_epochs_accumulate",
     "concurrent_writers_commit_once",
     "contention_probe",
     "held_window",
+    "held_at_swap",
     "missing_table",
     "schema_mismatch",
     "catalog_unavailable",
@@ -264,9 +265,29 @@ pub async fn contention_probe(fx: &Fixture, rounds: usize) -> Result<Finding, Si
 /// Writer A is held after its check passed and before it commits; writer B commits the same
 /// epoch; A is released. The overlap the race only sometimes reaches, made certain.
 pub async fn held_window(fx: &Fixture) -> Result<Finding, SinkError> {
+    held(fx, "held_window", Hooks::with_window, "the duplicate the stale check lets through").await
+}
+
+/// Writer A is held with every check of its own passed, right before the catalog's
+/// compare-and-swap (Delta: the log's next version); writer B commits the same epoch; A is
+/// released. Only what the commit itself carries can stop A now: the requirements the catalog
+/// checks atomically with the swap (Delta: the `txn` conflict check), and whatever the library
+/// re-checks when it retries the lost swap. This is the one body in which patch 2's assertion,
+/// sent with the commit, is what the catalog rejects A on (without it, `iceberg-requirement`'s
+/// commit would pin nothing: the append's own `main` requirement is dropped in its favour).
+pub async fn held_at_swap(fx: &Fixture) -> Result<Finding, SinkError> {
+    held(fx, "held_at_swap", Hooks::with_swap_window, "the library's retry rebases the append onto B's commit").await
+}
+
+async fn held(
+    fx: &Fixture,
+    scenario: &'static str,
+    hold: fn(Hooks, Arc<HeldWindow>) -> Hooks,
+    duplicate: &str,
+) -> Result<Finding, SinkError> {
     let a = app("app-a");
     let window = HeldWindow::new();
-    let held = fx.writer(Hooks::default().with_window(Arc::clone(&window))).await?;
+    let held = fx.writer(hold(Hooks::default(), Arc::clone(&window))).await?;
     let other = fx.writer(Hooks::default()).await?;
     let held_app = a.clone();
     let mut held_task = tokio::spawn(async move {
@@ -297,20 +318,20 @@ pub async fn held_window(fx: &Fixture) -> Result<Finding, SinkError> {
     let claims = fx.target.arm.claims_exactly_once();
     let (expected, passed) = if claims {
         (
-            "1 commit: the other writer's; the held one AlreadyCommitted{1}",
+            "1 commit: the other writer's; the held one AlreadyCommitted{1}".to_string(),
             commits == 1
                 && winner == CommitOutcome::Committed
                 && loser == CommitOutcome::AlreadyCommitted { committed: epoch(1) },
         )
     } else {
-        ("2 commits: the duplicate the stale check lets through", commits == 2)
+        (format!("2 commits: {duplicate}"), commits == 2)
     };
     ledger
         .finding(
-            "held_window",
+            scenario,
             other.as_ref(),
             expected,
-            format!("{commits} commit(s): other {winner:?}, held {loser:?}"),
+            format!("{commits} commit(s): other {}, held {}", brief(&Ok(winner)), brief(&Ok(loser))),
             passed,
         )
         .await
@@ -578,6 +599,7 @@ pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Fi
         "concurrent_writers_commit_once" => concurrent_writers_commit_once(fx).await,
         "contention_probe" => contention_probe(fx, probe_rounds).await,
         "held_window" => held_window(fx).await,
+        "held_at_swap" => held_at_swap(fx).await,
         "missing_table" => missing_table(fx).await,
         "schema_mismatch" => schema_mismatch(fx).await,
         "catalog_unavailable" => catalog_unavailable(fx).await,

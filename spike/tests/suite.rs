@@ -9,6 +9,7 @@ targets!(();
     concurrent_writers_commit_once,
     contention_probe,
     held_window,
+    held_at_swap,
     missing_table,
     schema_mismatch,
     catalog_unavailable,

@@ -35,23 +35,26 @@ pub struct CommitCatalog {
     inner: Arc<dyn Catalog>,
     guard: Option<EpochGuard>,
     counts: Option<Arc<CallCounts>>,
+    /// The writer's hooks, for [`Hooks::swap_reached`] right before the swap.
+    observed: Option<Hooks>,
     stops: bool,
 }
 
 impl CommitCatalog {
     pub fn new(inner: Arc<dyn Catalog>) -> Self {
-        Self { inner, guard: None, counts: None, stops: true }
+        Self { inner, guard: None, counts: None, observed: None, stops: true }
     }
 
     pub fn guarded(inner: Arc<dyn Catalog>, guard: EpochGuard) -> Self {
-        Self { inner, guard: Some(guard), counts: None, stops: true }
+        Self { inner, guard: Some(guard), counts: None, observed: None, stops: true }
     }
 
-    /// A connection that counts every `load_table` and `update_table` that goes through it, and
-    /// nothing else: the strategy's own `CommitCatalog` on top of it passes the failpoints, so
-    /// that a swap passes each of them once.
-    pub fn counting(inner: Arc<dyn Catalog>, counts: Arc<CallCounts>) -> Self {
-        Self { inner, guard: None, counts: Some(counts), stops: false }
+    /// A connection that counts every `load_table` and `update_table` that goes through it, calls
+    /// `hooks`' [`Hooks::swap_reached`] right before each `update_table`, and does nothing else:
+    /// the strategy's own `CommitCatalog` on top of it passes the failpoints, so that a swap
+    /// passes each of them once, and a writer held at the swap has passed them all.
+    pub fn observing(inner: Arc<dyn Catalog>, counts: Option<Arc<CallCounts>>, hooks: Hooks) -> Self {
+        Self { inner, guard: None, counts, observed: Some(hooks), stops: false }
     }
 
     fn count(&self, field: impl Fn(&CallCounts) -> &std::sync::atomic::AtomicU64) {
@@ -90,6 +93,9 @@ impl Catalog for CommitCatalog {
         self.count(|c| &c.updates);
         if self.stops {
             fail::fail_point!(BEFORE_SWAP, |_| Err(injected(BEFORE_SWAP)));
+        }
+        if let Some(hooks) = &self.observed {
+            hooks.swap_reached().await;
         }
         let table = self
             .inner

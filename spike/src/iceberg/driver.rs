@@ -26,8 +26,8 @@ pub(super) fn sink(arm: Arm, table: IcebergTable, hooks: Hooks) -> Result<Box<dy
 impl TableDriver for IcebergFixture {
     async fn writer(&self, arm: Arm, options: WriterOptions) -> Result<Box<dyn CommitSink>, SinkError> {
         let mut table = self.handle_with(&options.access).await?;
-        if let Some(counts) = options.counts {
-            table.catalog = Arc::new(CommitCatalog::counting(table.catalog, counts));
+        if options.counts.is_some() || options.hooks.swap_window().is_some() {
+            table.catalog = Arc::new(CommitCatalog::observing(table.catalog, options.counts, options.hooks.clone()));
         }
         sink(arm, table, options.hooks)
     }
