@@ -1,11 +1,13 @@
 //! The batches the experiment commits, and what every sink checks of them and reads back.
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::{Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use crate::error::SinkError;
@@ -73,6 +75,23 @@ pub fn parquet_rows<P: AsRef<Path>>(files: impl IntoIterator<Item = P>) -> Resul
 pub fn parquet_rows_of(location: &str, bytes: bytes::Bytes) -> Result<u64, SinkError> {
     let reader = SerializedFileReader::new(bytes).map_err(|e| SinkError::Parquet(format!("{location}: {e}")))?;
     Ok(reader.metadata().file_metadata().num_rows() as u64)
+}
+
+/// The distinct values of the `payload` column of one Parquet file, read whole into `bytes`: the
+/// batch identities a stress writer wrote into its rows.
+pub fn payloads_of(location: &str, bytes: bytes::Bytes) -> Result<BTreeSet<String>, SinkError> {
+    let parquet = |e: parquet::errors::ParquetError| SinkError::Parquet(format!("{location}: {e}"));
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes).map_err(parquet)?.build().map_err(parquet)?;
+    let mut out = BTreeSet::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| SinkError::Parquet(format!("{location}: {e}")))?;
+        let column = batch
+            .column_by_name("payload")
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+            .ok_or_else(|| SinkError::Corrupt(format!("{location}: no string column `payload`")))?;
+        out.extend(column.iter().flatten().map(str::to_string));
+    }
+    Ok(out)
 }
 
 /// A local path from a `file:` URL or a plain path, as both formats spell them.

@@ -38,6 +38,16 @@ pub enum Outages {
     Server,
 }
 
+/// A catalog server the project's own scripts start on loopback.
+pub struct Server {
+    /// The variable the script exports with the server's address once it is up.
+    pub url: &'static str,
+    pub script: &'static str,
+    /// The variable the script exports with its own path, for `stress`'s server faults
+    /// (`<script> kill`, `<script> resume`).
+    pub control: &'static str,
+}
+
 /// What the rest of the project needs to know about a catalog kind.
 pub struct Profile {
     pub kind: CatalogKind,
@@ -46,8 +56,8 @@ pub struct Profile {
     pub embedded: bool,
     /// Processes other than the one that created a table can commit to it (`stress`).
     pub shared: bool,
-    /// The environment variable a script exports once the server is up, and the script.
-    pub server: Option<(&'static str, &'static str)>,
+    /// The server the catalog needs, if any.
+    pub server: Option<Server>,
     /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
     /// server writes the new metadata file inside the commit request, so
     /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses
@@ -87,7 +97,7 @@ pub const PROFILES: [Profile; 4] = [
         name: "postgres",
         embedded: false,
         shared: true,
-        server: Some(("BARRIER_POSTGRES_URL", "scripts/postgres")),
+        server: Some(Server { url: "BARRIER_POSTGRES_URL", script: "scripts/postgres", control: "BARRIER_POSTGRES_CTL" }),
         failpoints: LOCAL_FAILPOINTS,
         outages: Outages::None,
         proxied: false,
@@ -97,7 +107,7 @@ pub const PROFILES: [Profile; 4] = [
         name: "rest",
         embedded: false,
         shared: true,
-        server: Some(("BARRIER_REST_URL", "scripts/seaweedfs")),
+        server: Some(Server { url: "BARRIER_REST_URL", script: "scripts/seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }),
         failpoints: REST_FAILPOINTS,
         outages: Outages::Server,
         proxied: true,
@@ -124,12 +134,12 @@ impl CatalogKind {
     /// unset (the variable `<VAR>_UNAVAILABLE`, which the scripts set when a server did not
     /// start, says why).
     pub fn unavailable(self) -> Option<String> {
-        let (var, script) = self.profile().server?;
-        if std::env::var_os(var).is_some() {
+        let Server { url, script, .. } = self.profile().server.as_ref()?;
+        if std::env::var_os(url).is_some() {
             return None;
         }
-        Some(std::env::var(format!("{var}_UNAVAILABLE")).unwrap_or_else(|_| {
-            format!("{var} is not set; `eval \"$({script} start)\"` starts a server (scripts/test does)")
+        Some(std::env::var(format!("{url}_UNAVAILABLE")).unwrap_or_else(|_| {
+            format!("{url} is not set; `eval \"$({script} start)\"` starts a server (scripts/test does)")
         }))
     }
 }

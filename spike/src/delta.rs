@@ -18,7 +18,7 @@ use deltalake_core::writer::{DeltaWriter, RecordBatchWriter};
 use deltalake_core::{DeltaTable, DeltaTableError};
 use url::Url;
 
-use crate::batch::{check_schema, local_path, parquet_rows};
+use crate::batch::{check_schema, local_path, parquet_rows, payloads_of};
 use crate::error::SinkError;
 use crate::hooks::{CallCounts, Hooks};
 use crate::hooks::failpoints::{AFTER_DATA_FILES, AFTER_SWAP, BEFORE_SWAP, stop_at};
@@ -196,6 +196,29 @@ impl DeltaSink {
     /// Every epoch `app` committed, in log order, read from the `txn` actions of each commit
     /// file (the snapshot keeps only the latest): what an audit counts duplicates in.
     pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
+        Ok(self.app_commits(app)?.into_iter().map(|(epoch, _)| epoch).collect())
+    }
+
+    /// Every commit of `app`, in log order: its epoch, and the `payload` values of the rows it
+    /// added (read from the data files of its `add` actions).
+    pub async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
+        let root = local_path(self.url.as_str()).to_path_buf();
+        let mut out = vec![];
+        for (epoch, added) in self.app_commits(app)? {
+            let mut batches = BTreeSet::new();
+            for path in added {
+                let file = root.join(&path);
+                let bytes = std::fs::read(&file).map_err(|e| SinkError::Delta(format!("{}: {e}", file.display())))?;
+                batches.extend(payloads_of(&path, bytes.into())?);
+            }
+            out.push((epoch, batches));
+        }
+        Ok(out)
+    }
+
+    /// The commit files that carry a `txn` of `app`, in log order: its version and the paths
+    /// of the files the commit added.
+    fn app_commits(&self, app: &AppId) -> Result<Vec<(Epoch, Vec<String>)>, SinkError> {
         let log = local_path(self.url.as_str()).join("_delta_log");
         let mut commits: Vec<PathBuf> = std::fs::read_dir(&log)
             .map_err(|e| SinkError::Delta(e.to_string()))?
@@ -203,9 +226,10 @@ impl DeltaSink {
             .filter(|path| log_entry(path) == Some(LogEntry::Commit))
             .collect();
         commits.sort();
-        let mut epochs = vec![];
+        let mut out = vec![];
         for commit in commits {
             let text = std::fs::read_to_string(&commit).map_err(|e| SinkError::Delta(e.to_string()))?;
+            let (mut epoch, mut added) = (None, vec![]);
             for line in text.lines() {
                 let action: serde_json::Value =
                     serde_json::from_str(line).map_err(|e| SinkError::Corrupt(format!("{}: {e}", commit.display())))?;
@@ -214,11 +238,15 @@ impl DeltaSink {
                     let version = txn["version"]
                         .as_i64()
                         .ok_or_else(|| SinkError::Corrupt(format!("{}: txn without version", commit.display())))?;
-                    epochs.push(Epoch::from_stored(version)?);
+                    epoch = Some(Epoch::from_stored(version)?);
+                }
+                if let Some(path) = action["add"]["path"].as_str() {
+                    added.push(path.to_string());
                 }
             }
+            out.extend(epoch.map(|epoch| (epoch, added)));
         }
-        Ok(epochs)
+        Ok(out)
     }
 
     /// The table's directory, and every file in it that belongs to the table: the versions of

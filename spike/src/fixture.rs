@@ -3,6 +3,7 @@
 //! implemented once for Delta (`delta.rs`) and once for Iceberg (`iceberg/driver.rs`, compiled
 //! against each build); the builds map arms to strategies in `stock.rs` and `patched.rs`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -107,6 +108,10 @@ pub trait TableDriver: Send + Sync {
     /// Every epoch `app` committed to the table, one entry per commit (duplicates included).
     async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError>;
 
+    /// Every commit of `app` on the table, oldest first: its epoch and the batch identities (the
+    /// `payload` values) of the rows it added. What a stress run's outcome check reads.
+    async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError>;
+
     /// Gives the table a history of `snapshots` commits of `app` (epochs 1..=snapshots).
     async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError>;
 
@@ -180,6 +185,10 @@ impl Fixture {
         self.driver.epoch_history(app).await
     }
 
+    pub async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
+        self.driver.epoch_batches(app).await
+    }
+
     pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
         self.driver.seed_history(app, snapshots).await
     }
@@ -202,7 +211,7 @@ impl Fixture {
     /// The catalog server's address, for targets on a catalog the fault proxy can sit in front of.
     pub fn proxied_server(&self) -> Option<String> {
         let profile = self.target.catalog?.profile();
-        let (var, _) = profile.server?;
-        profile.proxied.then(|| std::env::var(var).ok()).flatten()
+        let server = profile.server.as_ref()?;
+        profile.proxied.then(|| std::env::var(server.url).ok()).flatten()
     }
 }

@@ -37,6 +37,12 @@ pub mod failpoints {
     }
     pub(crate) use stop_at;
 
+    /// Iceberg storage faults, not steps: a write of a data file, manifest, manifest list or
+    /// metadata file fails (`STORAGE_ERROR`: nothing written; `STORAGE_PARTIAL`: half of the
+    /// file written, then the failure). Configured with a probability by `stress`.
+    pub const STORAGE_ERROR: &str = "barrier.storage-error";
+    pub const STORAGE_PARTIAL: &str = "barrier.storage-partial";
+
     pub const DELTA: [&str; 3] = [AFTER_DATA_FILES, BEFORE_SWAP, AFTER_SWAP];
     pub const ICEBERG: [&str; 4] = [AFTER_DATA_FILES, BEFORE_SWAP, AFTER_METADATA_FILE, AFTER_SWAP];
 }

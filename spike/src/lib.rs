@@ -28,6 +28,7 @@ pub mod leftovers;
 pub mod patched;
 pub mod proxy;
 pub mod retry;
+pub mod rng;
 pub mod sink;
 pub mod stock;
 pub mod store;

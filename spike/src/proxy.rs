@@ -1,6 +1,7 @@
 //! A fault proxy: a loopback HTTP/1.1 proxy between a writer and a catalog server that, told a
 //! [`Fault`], applies it once to the next commit request (`POST .../namespaces/{ns}/tables/{t}`)
-//! and forwards everything else untouched. It makes the network's failures deterministic: a
+//! and forwards everything else untouched; or applies faults drawn at random to a share of all
+//! commit requests (`stress`). It makes the network's failures deterministic: a
 //! commit the server applied whose answer never reached the writer, and a commit that never
 //! reached the server, each on the one request a test chooses. It can also stop listening and
 //! come back on the same port: the server down, as the writer sees it.
@@ -8,6 +9,7 @@
 //! Test code. One upstream connection per request (`Connection: close` both ways), so that a
 //! request and its answer are always whole and never share a connection with another.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -18,6 +20,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
+
+use crate::rng::XorShift;
 
 /// What the proxy does to the next commit request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -84,9 +88,36 @@ impl FaultReport {
 #[derive(Default)]
 struct State {
     planned: Mutex<Option<Fault>>,
+    random: Mutex<Option<RandomFaults>>,
     reports: Mutex<Vec<FaultReport>>,
     reported: Notify,
+    /// Faults applied at random, by name.
+    applied: Mutex<BTreeMap<&'static str, usize>>,
     commits: AtomicU64,
+}
+
+/// Faults applied at random to commit requests (`stress`).
+struct RandomFaults {
+    rate: f64,
+    faults: Vec<Fault>,
+    rng: XorShift,
+}
+
+impl State {
+    /// The fault for the next commit request: the one injected, else one drawn at random.
+    fn next_fault(&self) -> Option<(Fault, bool)> {
+        if let Some(fault) = self.planned.lock().expect("not poisoned").take() {
+            return Some((fault, true));
+        }
+        let mut random = self.random.lock().expect("not poisoned");
+        let random = random.as_mut()?;
+        if !random.rng.chance(random.rate) {
+            return None;
+        }
+        let fault = random.faults[random.rng.below(random.faults.len() as u64) as usize];
+        *self.applied.lock().expect("not poisoned").entry(fault.name()).or_default() += 1;
+        Some((fault, false))
+    }
 }
 
 pub struct FaultProxy {
@@ -141,6 +172,18 @@ impl FaultProxy {
         tokio::time::timeout(FAULT_DEADLINE, wait)
             .await
             .map_err(|_| std::io::Error::other("the injected fault was never applied"))
+    }
+
+    /// From now on, applies one of `faults`, drawn at random, to each commit request with
+    /// probability `rate`.
+    pub fn at_random(&self, rate: f64, faults: &[Fault], seed: u64) {
+        *self.state.random.lock().expect("not poisoned") =
+            Some(RandomFaults { rate, faults: faults.to_vec(), rng: XorShift::new(seed) });
+    }
+
+    /// The faults applied at random so far, by name.
+    pub fn applied(&self) -> BTreeMap<&'static str, usize> {
+        self.state.applied.lock().expect("not poisoned").clone()
     }
 
     /// Commit requests seen so far.
@@ -310,11 +353,11 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
     let Some(request) = read_request(&mut client).await? else { return Ok(()) };
     let fault = if request.is_commit() {
         state.commits.fetch_add(1, Ordering::SeqCst);
-        state.planned.lock().expect("not poisoned").take()
+        state.next_fault()
     } else {
         None
     };
-    let Some(fault) = fault else {
+    let Some((fault, injected)) = fault else {
         let (_, answer) = forward(&request, upstream).await?;
         return client.write_all(&answer).await;
     };
@@ -347,8 +390,10 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         Fault::RefuseUnforwarded => client.write_all(&status_only(503, "Service Unavailable")).await,
         Fault::DeliveredTwice => client.write_all(&answer).await,
     };
-    state.reports.lock().expect("not poisoned").push(FaultReport { fault, server_status });
-    state.reported.notify_waiters();
+    if injected {
+        state.reports.lock().expect("not poisoned").push(FaultReport { fault, server_status });
+        state.reported.notify_waiters();
+    }
     result
 }
 

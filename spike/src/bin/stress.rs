@@ -1,26 +1,32 @@
 //! `stress`: many writer processes per arm, killed and crashed at random, replaying overlapping
-//! epochs of one app against one table (Iceberg on a SQLite catalog, Delta on the local
-//! filesystem); then an audit. Exits non-zero when an arm that claims exactly-once duplicates an
-//! epoch, any arm loses one, the writers did not finish in time, or some step of a commit never
-//! killed a writer.
+//! epochs of one app against one table (Iceberg on a shared catalog, Delta on the local file
+//! system), with the catalog server, the network and the storage failing on request; then an
+//! audit and a check of every answer the writers were given against the table. Exits non-zero
+//! when an arm that claims exactly-once duplicates an epoch, any arm loses one or gave a writer an
+//! answer the table contradicts, the writers did not finish in time, or some step of a commit
+//! never killed a writer.
 //!
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
+//!        [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
 //!        [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]
 //! ```
 //!
 //! `--catalog postgres` puts every Iceberg arm on the PostgreSQL server at
 //! `$BARRIER_POSTGRES_URL` (scripts/postgres starts one on loopback); `--catalog rest` on the
 //! REST catalog at `$BARRIER_REST_URL`, data on its S3 endpoint (scripts/seaweedfs).
+//! `--attempts N` makes a soak: rounds on fresh tables until N attempts per arm, one JSON line per
+//! round in `DIR/<arm>/soak.jsonl` (DIR from `--keep`, else a temporary directory).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use spike::stress::{self, Route, StressOptions};
 use spike::{Arm, CatalogKind};
-use spike::stress::{self, StressOptions};
 
 const USAGE: &str = "usage: stress [--writers N] [--epochs N] [--kills N] [--fault-rate P] [--seconds N]
+              [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
               [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]";
 
 fn arm_named(name: &str) -> Result<Arm, String> {
@@ -39,22 +45,41 @@ fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &s
     raw.parse().map_err(|_| format!("{flag} {raw}: not valid"))
 }
 
+fn defaults() -> StressOptions {
+    StressOptions {
+        writers: 8,
+        epochs: 30,
+        kills: 12,
+        fault_rate: 0.03,
+        storage_fault_rate: 0.0,
+        server_kills: 0,
+        proxy_fault_rate: 0.0,
+        deadline: Duration::from_secs(300),
+        seed: 0x5eed,
+    }
+}
+
 async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
-    let (mut arm, mut dir, mut epochs, mut rate, mut id) = (None, None, 0, 0.0, 0);
+    let (mut arm, mut dir, mut id) = (None, None, 0);
+    let mut options = defaults();
     let mut catalog = CatalogKind::Sqlite;
+    let mut route = Route::default();
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--arm" => arm = Some(arm_named(&value::<String>(&mut args, "--arm")?)?),
             "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
             "--dir" => dir = Some(PathBuf::from(value::<String>(&mut args, "--dir")?)),
-            "--epochs" => epochs = value(&mut args, "--epochs")?,
-            "--fault-rate" => rate = value(&mut args, "--fault-rate")?,
+            "--epochs" => options.epochs = value(&mut args, "--epochs")?,
+            "--fault-rate" => options.fault_rate = value(&mut args, "--fault-rate")?,
+            "--storage-faults" => options.storage_fault_rate = value(&mut args, "--storage-faults")?,
+            "--catalog-uri" => route.catalog_uri = Some(value(&mut args, "--catalog-uri")?),
+            "--timeout-ms" => route.timeout = Some(Duration::from_millis(value(&mut args, "--timeout-ms")?)),
             "--id" => id = value(&mut args, "--id")?,
             other => return Err(format!("worker: unknown argument {other}")),
         }
     }
     let (arm, dir) = (arm.ok_or("worker needs --arm")?, dir.ok_or("worker needs --dir")?);
-    stress::worker(stress::target(arm, catalog), &dir, epochs, rate, id)
+    stress::worker(stress::target(arm, catalog), &dir, &options, &route, id)
         .await
         .map_err(|e| e.to_string())
 }
@@ -72,15 +97,8 @@ async fn main() -> ExitCode {
             }
         };
     }
-    let mut options = StressOptions {
-        writers: 8,
-        epochs: 30,
-        kills: 12,
-        fault_rate: 0.03,
-        deadline: Duration::from_secs(300),
-        seed: 0x5eed,
-    };
-    let (mut arms, mut keep, mut json) = (vec![], None, false);
+    let mut options = defaults();
+    let (mut arms, mut keep, mut json, mut soak) = (vec![], None, false, None);
     let mut catalog = CatalogKind::Sqlite;
     let parsed: Result<(), String> = (|| {
         while let Some(flag) = args.next() {
@@ -89,6 +107,10 @@ async fn main() -> ExitCode {
                 "--epochs" => options.epochs = value(&mut args, "--epochs")?,
                 "--kills" => options.kills = value(&mut args, "--kills")?,
                 "--fault-rate" => options.fault_rate = value(&mut args, "--fault-rate")?,
+                "--storage-faults" => options.storage_fault_rate = value(&mut args, "--storage-faults")?,
+                "--server-kills" => options.server_kills = value(&mut args, "--server-kills")?,
+                "--proxy-faults" => options.proxy_fault_rate = value(&mut args, "--proxy-faults")?,
+                "--attempts" => soak = Some(value::<usize>(&mut args, "--attempts")?),
                 "--seconds" => options.deadline = Duration::from_secs(value(&mut args, "--seconds")?),
                 "--seed" => options.seed = value(&mut args, "--seed")?,
                 "--arm" => arms.push(arm_named(&value::<String>(&mut args, "--arm")?)?),
@@ -102,6 +124,9 @@ async fn main() -> ExitCode {
                 "--json" => json = true,
                 _ => return Err(format!("unknown argument {flag}\n{USAGE}")),
             }
+        }
+        if let Some(why) = catalog.unavailable() {
+            return Err(format!("--catalog {}: {why}", catalog.name()));
         }
         Ok(())
     })();
@@ -118,29 +143,23 @@ async fn main() -> ExitCode {
     let mut audits = vec![];
     for arm in arms {
         let target = stress::target(arm, catalog);
-        let label = target.to_string();
-        eprintln!("stress: {label}: {} writers, epochs 1..={}", options.writers, options.epochs);
-        match stress::run(target, &root.join(label.replace('/', "-")), &exe, &options).await {
+        let dir = root.join(target.to_string().replace('/', "-"));
+        eprintln!("stress: {target}: {} writers, epochs 1..={}", options.writers, options.epochs);
+        let audit = match soak {
+            Some(attempts) => stress::soak(target, &dir, &exe, &options, attempts, &mut std::io::stderr()).await,
+            None => stress::run(target, &dir, &exe, &options).await,
+        };
+        match audit {
             Ok(audit) => {
-                eprintln!(
-                    "stress: {label}: {} attempts, {} lost swaps, {} kills, {} crashes ({}), {} duplicates ({:.1} per 1000 attempts), {} lost, rows {}/{}, left behind: {}: {}",
-                    audit.attempts,
-                    audit.lost_swaps,
-                    audit.kills,
-                    audit.crashes,
-                    audit.crashes_at.iter().map(|(at, n)| format!("{at} {n}")).collect::<Vec<_>>().join(", "),
-                    audit.duplicates,
-                    audit.duplicates_per_thousand_attempts,
-                    audit.lost_epochs.len(),
-                    audit.rows,
-                    audit.rows_expected,
-                    spike::leftovers::summary(&audit.left_behind),
-                    if audit.as_expected() { "as expected" } else { "UNEXPECTED" },
-                );
+                let verdict = if audit.as_expected() { "as expected" } else { "UNEXPECTED" };
+                eprintln!("stress: {target}: {}: {verdict}", audit.summary());
+                for violation in audit.outcomes.violations.iter().take(20) {
+                    eprintln!("stress: {target}: violation: {violation}");
+                }
                 audits.push(audit);
             }
             Err(err) => {
-                eprintln!("stress: {label}: error: {err}");
+                eprintln!("stress: {target}: error: {err}");
                 return ExitCode::FAILURE;
             }
         }

@@ -1,6 +1,7 @@
 //! [`TableDriver`] for a Delta table in a directory of its own: what the suite, `verdict`,
 //! `stress` and the benchmarks do to it.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
@@ -50,6 +51,10 @@ impl TableDriver for DeltaFixture {
 
     async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
         self.sink(Hooks::default())?.epoch_history(app).await
+    }
+
+    async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
+        self.sink(Hooks::default())?.epoch_batches(app).await
     }
 
     /// One-row commits with a `txn`.

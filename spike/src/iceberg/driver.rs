@@ -1,6 +1,7 @@
 //! [`TableDriver`] for an Iceberg table on any catalog: what the suite, `verdict`, `stress` and
 //! the benchmarks do to it. The arm's strategy comes from the build (`sink_for`).
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -46,6 +47,10 @@ impl TableDriver for IcebergFixture {
 
     async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
         self.handle().await?.epoch_history(app).await
+    }
+
+    async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
+        self.handle().await?.epoch_batches(app).await
     }
 
     async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::ice::spec::{
     DataFile, FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot,
-    SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder,
+    SnapshotRef, SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder,
     Type, UnboundPartitionSpec,
 };
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
@@ -94,13 +94,20 @@ pub fn committed_epoch_on_main(metadata: &TableMetadata, app: &AppId) -> Result<
 
 /// Every epoch `app` committed on `main`, newest first: what an audit counts duplicates in.
 pub fn epoch_history(metadata: &TableMetadata, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
-    let mut epochs = vec![];
+    Ok(app_snapshots(metadata, app)?.into_iter().map(|(_, epoch)| epoch).collect())
+}
+
+/// Every snapshot on `main` that `app` committed, newest first, with its epoch.
+pub(super) fn app_snapshots<'a>(metadata: &'a TableMetadata, app: &AppId) -> Result<Vec<(&'a SnapshotRef, Epoch)>, SinkError> {
+    let mut snapshots = vec![];
     let mut next = metadata.current_snapshot_id();
     while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {
-        epochs.extend(epoch_of(snapshot, app)?);
+        if let Some(epoch) = epoch_of(snapshot, app)? {
+            snapshots.push((snapshot, epoch));
+        }
         next = snapshot.parent_snapshot_id();
     }
-    Ok(epochs)
+    Ok(snapshots)
 }
 
 /// The same answer from every snapshot the metadata holds, main's or not: the baseline the

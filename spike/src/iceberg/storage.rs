@@ -1,6 +1,8 @@
 //! The storage every catalog of this crate is opened with: the catalog's own (the local file
-//! system, or S3 for `rest`), plus a failpoint after a table metadata file is written, and a mark
-//! on every error it returns so that the sink can tell a storage failure from any other.
+//! system, or S3 for `rest`), plus a failpoint after a table metadata file is written, injected
+//! write failures ([`STORAGE_ERROR`], [`STORAGE_PARTIAL`]: a failing disk or object store, for
+//! `stress`), and a mark on every error it returns so that the sink can tell a storage failure
+//! from any other.
 //!
 //! Both embedded catalogs write the new `*.metadata.json` inside `update_table` and only then
 //! swap the pointer (the SQL catalog's conditional `UPDATE`, the memory catalog's in-process
@@ -22,7 +24,27 @@ use super::ice::io::{
 };
 use super::ice;
 use super::errors::{failed_storage as failed, injected};
-use crate::hooks::failpoints::AFTER_METADATA_FILE;
+use crate::hooks::failpoints::{AFTER_METADATA_FILE, STORAGE_ERROR, STORAGE_PARTIAL};
+
+/// A write failure to inject, if a storage failpoint fires.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    /// Nothing is written.
+    Error,
+    /// Half of the file is written, then the write fails: what a crash or a full disk leaves.
+    Partial,
+}
+
+fn injected_fault() -> Option<Fault> {
+    fail::fail_point!(STORAGE_PARTIAL, |_| Some(Fault::Partial));
+    fail::fail_point!(STORAGE_ERROR, |_| Some(Fault::Error));
+    None
+}
+
+fn injected_failure(fault: Fault, path: &str) -> ice::Error {
+    let what = if fault == Fault::Partial { "partial write" } else { "write" };
+    failed(ice::Error::new(ice::ErrorKind::Unexpected, format!("injected storage fault: {what} of {path}")))
+}
 
 /// Wraps the storage factory a catalog would use.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -68,6 +90,14 @@ impl Storage for FailpointStorage {
 
     // Table metadata is written whole (`TableMetadata::write_to`), never through `writer`.
     async fn write(&self, path: &str, bs: Bytes) -> ice::Result<()> {
+        match injected_fault() {
+            Some(Fault::Error) => return Err(injected_failure(Fault::Error, path)),
+            Some(Fault::Partial) => {
+                self.inner.write(path, bs.slice(..bs.len() / 2)).await.map_err(failed)?;
+                return Err(injected_failure(Fault::Partial, path));
+            }
+            None => {}
+        }
         self.inner.write(path, bs).await.map_err(failed)?;
         if path.ends_with(".metadata.json") {
             fail::fail_point!(AFTER_METADATA_FILE, |_| Err(injected(AFTER_METADATA_FILE)));
@@ -77,8 +107,12 @@ impl Storage for FailpointStorage {
 
     // Data files, manifests and manifest lists are streamed through `writer`.
     async fn writer(&self, path: &str) -> ice::Result<Box<dyn FileWrite>> {
+        let fault = injected_fault();
+        if fault == Some(Fault::Error) {
+            return Err(injected_failure(Fault::Error, path));
+        }
         let inner = self.inner.writer(path).await.map_err(failed)?;
-        Ok(Box::new(MarkedWrite { inner }))
+        Ok(Box::new(MarkedWrite { inner, path: path.to_string(), partial: fault == Some(Fault::Partial) }))
     }
 
     async fn delete(&self, path: &str) -> ice::Result<()> {
@@ -102,14 +136,22 @@ impl Storage for FailpointStorage {
     }
 }
 
-/// A streamed write whose errors carry [`StorageFailed`] too.
+/// A streamed write whose errors carry `StorageFailed` too, and which, when a partial write was
+/// injected, keeps the first half of its first chunk and fails.
 struct MarkedWrite {
     inner: Box<dyn FileWrite>,
+    path: String,
+    partial: bool,
 }
 
 #[async_trait]
 impl FileWrite for MarkedWrite {
     async fn write(&mut self, bs: Bytes) -> ice::Result<()> {
+        if self.partial {
+            self.inner.write(bs.slice(..bs.len() / 2)).await.map_err(failed)?;
+            self.inner.close().await.map_err(failed)?;
+            return Err(injected_failure(Fault::Partial, &self.path));
+        }
         self.inner.write(bs).await.map_err(failed)
     }
 

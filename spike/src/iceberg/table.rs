@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::catalog::IcebergCatalog;
 use super::epoch::{committed_epoch, is_epoch_taken};
 use super::errors::{iceberg_error, load_error};
-use super::ice::spec::{DataFile, DataFileFormat, NestedField, PrimitiveType, Schema, Type};
+use super::ice::spec::{DataFile, DataFileFormat, ManifestStatus, NestedField, PrimitiveType, Schema, Type};
 use super::ice::table::Table;
 use super::ice::writer::base_writer::data_file_writer::DataFileWriterBuilder;
 use super::ice::writer::file_writer::ParquetWriterBuilder;
@@ -23,7 +23,7 @@ use super::ice::writer::file_writer::location_generator::{
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, NamespaceIdent, TableCreation, TableIdent};
-use crate::batch::{check_schema, parquet_rows_of};
+use crate::batch::{check_schema, parquet_rows_of, payloads_of};
 use crate::catalogs::{Access, CatalogKind};
 use crate::leftovers::normalized;
 use crate::error::SinkError;
@@ -249,6 +249,27 @@ impl IcebergTable {
 
     pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
         super::epoch::epoch_history(self.load().await?.metadata(), app)
+    }
+
+    /// Every commit of `app` on `main`, oldest first: its epoch, and the `payload` values of the
+    /// rows it added (read from the data files its own manifests list as added).
+    pub async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
+        let table = self.load().await?;
+        let mut commits = vec![];
+        for (snapshot, epoch) in super::epoch::app_snapshots(table.metadata(), app)? {
+            let list = table.manifest_list_reader(snapshot).load().await.map_err(iceberg_error)?;
+            let mut batches = BTreeSet::new();
+            for manifest in list.entries().iter().filter(|m| m.added_snapshot_id == snapshot.snapshot_id()) {
+                let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
+                for entry in entries.entries().iter().filter(|e| e.status() == ManifestStatus::Added) {
+                    let input = table.file_io().new_input(entry.file_path()).map_err(iceberg_error)?;
+                    batches.extend(payloads_of(entry.file_path(), input.read().await.map_err(iceberg_error)?)?);
+                }
+            }
+            commits.push((epoch, batches));
+        }
+        commits.reverse();
+        Ok(commits)
     }
 
     pub async fn committed_epoch(&self, app: &AppId) -> Result<Option<Epoch>, SinkError> {
