@@ -26,6 +26,7 @@ pub mod hooks;
 pub mod killlist;
 pub mod leftovers;
 pub mod patched;
+pub mod progress;
 pub mod proxy;
 pub mod retry;
 pub mod rng;

@@ -80,6 +80,23 @@ pub struct Finding {
     pub contention: Option<Contention>,
 }
 
+impl Finding {
+    /// The outcome in a few words, for progress lines.
+    pub fn brief(&self) -> String {
+        if !self.passed {
+            return format!("UNEXPECTED (expected {}; the finding in --json)", self.expected);
+        }
+        if self.expected == NOT_APPLICABLE {
+            return NOT_APPLICABLE.to_string();
+        }
+        match &self.contention {
+            Some(c) => format!("as expected, {}/{} rounds overlapped, {} duplicated", c.overlapped, c.rounds, c.duplicated),
+            None if crate::verdict::has_duplicates(&self.committed) => "as expected: the duplicate, asserted".to_string(),
+            None => "as expected".to_string(),
+        }
+    }
+}
+
 fn app(name: &str) -> AppId {
     AppId::new(name).expect("suite app ids are not empty")
 }

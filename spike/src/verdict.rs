@@ -1,6 +1,5 @@
 //! The main job: every scenario on every arm and catalog, on fresh tables, as one matrix.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -8,6 +7,7 @@ use serde::Serialize;
 use crate::arms::Target;
 use crate::catalogs::CatalogKind;
 use crate::fixture::{Fixture, TableLocation};
+use crate::progress::Progress;
 use crate::suite::{self, Contention, Finding, SCENARIOS};
 
 #[derive(Clone, Debug)]
@@ -81,25 +81,19 @@ async fn run_cell(target: Target, scenario: &'static str, dir: &Path, rounds: us
     }
 }
 
-/// Runs the matrix, printing progress to `progress`.
-pub async fn run(options: &Options, progress: &mut dyn Write) -> std::io::Result<Report> {
+/// Runs the matrix, reporting each cell to `progress` in a few words (the whole finding goes to
+/// `--json` and `--keep`'s manifest).
+pub async fn run(options: &Options, progress: &mut Progress) -> std::io::Result<Report> {
     let scratch = tempfile::tempdir()?;
     let root = options.keep.clone().unwrap_or_else(|| scratch.path().to_path_buf());
     let targets = Target::all_on(&options.catalogs);
-    let total = targets.len() * SCENARIOS.len();
     let mut cells = vec![];
     for target in targets {
         for scenario in SCENARIOS {
-            write!(progress, "[{:>3}/{total}] {target} {scenario} ... ", cells.len() + 1)?;
-            progress.flush()?;
+            progress.begin(&format!("{target} {scenario}"));
             let dir = root.join(slug(target)).join(scenario);
             let cell = run_cell(target, scenario, &dir, options.probe_rounds).await;
-            writeln!(
-                progress,
-                "{} ({})",
-                if cell.finding.passed { "as expected" } else { "UNEXPECTED" },
-                cell.finding.observed
-            )?;
+            progress.finish(1, &format!("{target} {scenario}: {}", cell.finding.brief()));
             cells.push(cell);
         }
     }
@@ -112,6 +106,11 @@ pub async fn run(options: &Options, progress: &mut dyn Write) -> std::io::Result
         std::fs::write(keep.join("manifest.json"), serde_json::to_vec_pretty(&manifest(&report))?)?;
     }
     Ok(report)
+}
+
+/// How many cells [`run`] makes: the total its progress counts to.
+pub fn cells(options: &Options) -> u64 {
+    (Target::all_on(&options.catalogs).len() * SCENARIOS.len()) as u64
 }
 
 /// What `--keep DIR` leaves in `DIR/manifest.json`: every table, where it is and what it holds.
@@ -132,7 +131,7 @@ fn manifest(report: &Report) -> serde_json::Value {
     })
 }
 
-fn has_duplicates(committed: &[String]) -> bool {
+pub(crate) fn has_duplicates(committed: &[String]) -> bool {
     let distinct: std::collections::BTreeSet<_> = committed.iter().collect();
     distinct.len() < committed.len()
 }

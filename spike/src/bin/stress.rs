@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use spike::progress::Progress;
 use spike::stress::{self, Route, StressOptions};
 use spike::{Arm, CatalogKind};
 
@@ -140,30 +141,36 @@ async fn main() -> ExitCode {
     let exe = std::env::current_exe().expect("own executable");
     let scratch = tempfile::tempdir().expect("temp dir");
     let root = keep.unwrap_or_else(|| scratch.path().to_path_buf());
+    let per_arm = soak.map_or(1, |attempts| attempts as u64);
+    let mut progress = Progress::new("stress", arms.len() as u64 * per_arm);
     let mut audits = vec![];
     for arm in arms {
         let target = stress::target(arm, catalog);
         let dir = root.join(target.to_string().replace('/', "-"));
-        eprintln!("stress: {target}: {} writers, epochs 1..={}", options.writers, options.epochs);
+        progress.begin(&format!("{target}: {} writers, epochs 1..={}", options.writers, options.epochs));
         let audit = match soak {
-            Some(attempts) => stress::soak(target, &dir, &exe, &options, attempts, &mut std::io::stderr()).await,
+            Some(attempts) => stress::soak(target, &dir, &exe, &options, attempts, &mut progress).await,
             None => stress::run(target, &dir, &exe, &options).await,
         };
         match audit {
             Ok(audit) => {
                 let verdict = if audit.as_expected() { "as expected" } else { "UNEXPECTED" };
-                eprintln!("stress: {target}: {}: {verdict}", audit.summary());
+                // A soak has counted its rounds already; the arm's line closes it.
+                let units = if soak.is_some() { 0 } else { 1 };
+                progress.finish(units, &format!("stress: {target}: {}: {verdict}", audit.summary()));
                 for violation in audit.outcomes.violations.iter().take(20) {
-                    eprintln!("stress: {target}: violation: {violation}");
+                    progress.finish(0, &format!("stress: {target}: violation: {violation}"));
                 }
                 audits.push(audit);
             }
             Err(err) => {
+                progress.done();
                 eprintln!("stress: {target}: error: {err}");
                 return ExitCode::FAILURE;
             }
         }
     }
+    progress.done();
     if json {
         println!("{}", serde_json::to_string_pretty(&audits).expect("serializes"));
     }

@@ -15,6 +15,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spike::progress::Progress;
 use spike::{CatalogKind, killlist};
 use spike::suite::PROBE_ROUNDS;
 use spike::verdict::{self, Options};
@@ -100,7 +101,10 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = match verdict::run(&options, &mut std::io::stderr()).await {
+    let mut progress = Progress::new("verdict", verdict::cells(&options));
+    let report = verdict::run(&options, &mut progress).await;
+    progress.done();
+    let report = match report {
         Ok(report) => report,
         Err(err) => {
             eprintln!("verdict: {err}");

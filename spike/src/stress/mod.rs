@@ -35,6 +35,7 @@ use crate::arms::{Arm, CatalogKind, Target};
 use crate::error::SinkError;
 use crate::fixture::Fixture;
 use crate::leftovers::LeftBehind;
+use crate::progress::Progress;
 use crate::rng::XorShift;
 use crate::sink::AppId;
 use crate::suite::BATCH_ROWS;
@@ -372,14 +373,15 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
 
 /// Runs `target` again and again, each round on a fresh table under `dir/round-N`, until the
 /// rounds have made `attempts` attempts or one round is not as expected. Appends one JSON line
-/// per round to `dir/soak.jsonl` (the options first) and reports each round to `progress`.
+/// per round to `dir/soak.jsonl` (the options first) and reports each round's attempts to
+/// `progress`.
 pub async fn soak(
     target: Target,
     dir: &Path,
     exe: &Path,
     options: &StressOptions,
     attempts: usize,
-    progress: &mut dyn Write,
+    progress: &mut Progress,
 ) -> Result<Audit, SinkError> {
     std::fs::create_dir_all(dir).map_err(harness("soak dir"))?;
     let mut journal = std::fs::OpenOptions::new()
@@ -389,16 +391,17 @@ pub async fn soak(
         .map_err(harness("soak.jsonl"))?;
     let header = serde_json::json!({ "target": target.to_string(), "attempts": attempts, "options": format!("{options:?}") });
     writeln!(journal, "{header}").map_err(harness("soak.jsonl"))?;
-    let started = Instant::now();
     let mut total: Option<Audit> = None;
     for round in 1.. {
         let options = StressOptions { seed: options.seed.wrapping_add(round as u64), ..options.clone() };
+        progress.begin(&format!("{target} round {round}"));
         let audit = run(target, &dir.join(format!("round-{round}")), exe, &options).await?;
         let mut line = serde_json::to_value(&audit).expect("serializes");
         line["round"] = round.into();
         line["left_behind"] = crate::leftovers::summary(&audit.left_behind).into();
         writeln!(journal, "{line}").map_err(harness("soak.jsonl"))?;
         let expected = audit.as_expected();
+        let made = audit.attempts;
         let total = match total.as_mut() {
             Some(total) => {
                 total.add(audit);
@@ -406,27 +409,20 @@ pub async fn soak(
             }
             None => total.insert(audit),
         };
-        let done = total.attempts.min(attempts);
-        let elapsed = started.elapsed();
-        let left = elapsed.mul_f64((attempts - done) as f64 / done.max(1) as f64);
-        let _ = writeln!(
-            progress,
-            "stress: {target} round {round}: {}/{attempts} attempts, {} duplicates, {} lost, {} violations; {} elapsed, ~{} left{}",
-            total.attempts,
-            total.duplicates,
-            total.lost_epochs.len(),
-            total.outcomes.violations.len(),
-            minutes(elapsed),
-            minutes(left),
-            if expected { "" } else { " — round NOT as expected" },
+        progress.finish(
+            made as u64,
+            &format!(
+                "{target} round {round}: {}/{attempts} attempts, {} duplicates, {} lost, {} violations{}",
+                total.attempts,
+                total.duplicates,
+                total.lost_epochs.len(),
+                total.outcomes.violations.len(),
+                if expected { "" } else { "; round NOT as expected" },
+            ),
         );
         if !expected || total.attempts >= attempts {
             break;
         }
     }
     Ok(total.expect("at least one round"))
-}
-
-fn minutes(d: Duration) -> String {
-    format!("{}m{:02}s", d.as_secs() / 60, d.as_secs() % 60)
 }
