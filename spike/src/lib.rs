@@ -30,6 +30,7 @@ pub mod progress;
 pub mod proxy;
 pub mod retry;
 pub mod rng;
+pub mod run;
 pub mod sink;
 pub mod stock;
 pub mod store;

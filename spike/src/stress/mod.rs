@@ -37,6 +37,7 @@ use crate::fixture::Fixture;
 use crate::leftovers::LeftBehind;
 use crate::progress::Progress;
 use crate::rng::XorShift;
+use crate::run::RunInfo;
 use crate::sink::AppId;
 use crate::suite::BATCH_ROWS;
 
@@ -108,6 +109,7 @@ pub struct Audit {
     pub left_behind: Vec<LeftBehind>,
     pub finished: bool,
     pub seconds: f64,
+    pub run: RunInfo,
 }
 
 impl Audit {
@@ -368,6 +370,7 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         outcomes,
         finished,
         seconds: 0.0,
+        run: RunInfo::now(),
     })
 }
 
