@@ -68,6 +68,8 @@ const PROXIED_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Clone, Debug, Serialize)]
 pub struct Audit {
     pub arm: &'static str,
+    /// `stock` or `patched` for Iceberg arms, the Delta crate for Delta's.
+    pub build: &'static str,
     pub catalog: &'static str,
     pub claims_exactly_once: bool,
     pub epochs: u64,
@@ -337,6 +339,7 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
     let updates: u64 = attempts.iter().map(|a| a.updates).sum();
     Ok(Audit {
         arm: target.arm.name(),
+        build: target.build_name(),
         catalog: target.catalog_name(),
         claims_exactly_once: target.arm.claims_exactly_once(),
         epochs: options.epochs,
