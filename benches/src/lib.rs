@@ -1,5 +1,9 @@
-//! What the benchmarks share: the runtime, Criterion's settings, fresh seeded tables, and the
-//! per-commit catalog round-trip counts that go next to the times.
+//! What the benchmarks share: the runtime, Criterion's settings, fresh seeded tables, the
+//! per-commit catalog round-trip counts that go next to the times, and the exact counts of one
+//! commit (`instructions`) that `bench-report` prints beside them.
+
+pub mod callgrind;
+pub mod syscalls;
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -11,7 +15,10 @@ use std::time::Duration;
 use criterion::Criterion;
 use serde::{Deserialize, Serialize};
 use spike::hooks::CallCounts;
+use spike::storage_io::StorageIo;
 use spike::{AppId, CommitSink, Epoch, Fixture, Target};
+
+use crate::syscalls::Syscalls;
 
 /// The app every benchmark commits as.
 pub fn app() -> AppId {
@@ -74,12 +81,77 @@ pub struct RoundTrips {
     pub updates_per_commit: f64,
 }
 
-/// Where the round-trip counts of a `cargo bench` run go, next to Criterion's own output.
-pub fn round_trips_file() -> PathBuf {
+/// Where Criterion writes its estimates, and the files of this crate's counts beside them.
+pub fn criterion_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("criterion").join("barrier-round-trips.jsonl")
+    target.join("criterion")
+}
+
+/// Where the round-trip counts of a `cargo bench` run go, next to Criterion's own output.
+pub fn round_trips_file() -> PathBuf {
+    criterion_dir().join("barrier-round-trips.jsonl")
+}
+
+/// Where `instructions` writes its counts, one [`CommitCount`] a line.
+pub fn commit_counts_file() -> PathBuf {
+    criterion_dir().join("barrier-commit-counts.jsonl")
+}
+
+/// Everything `instructions` counted of one long-lived writer's commit of one target
+/// (`commit/<arm>/<catalog>/<history>`), each figure exact.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CommitCount {
+    pub id: String,
+    /// The commit's instructions, all threads, once per run under callgrind.
+    pub instructions: Vec<u64>,
+    /// Calls of the epoch lookup (`committed_epoch`) inside the commit, and their instructions
+    /// (inclusive), in the first run.
+    pub lookups: u64,
+    pub lookup_instructions: u64,
+    /// Catalog loads and updates (Delta: table loads and attempts at the log's next version).
+    pub loads: u64,
+    pub updates: u64,
+    /// Through iceberg's `Storage` (zero for Delta, which does not use it).
+    pub storage: StorageIo,
+    /// From `strace`, where it ran.
+    pub syscalls: Option<Syscalls>,
+}
+
+impl CommitCount {
+    /// The mean of the runs.
+    pub fn mean(&self) -> f64 {
+        self.instructions.iter().sum::<u64>() as f64 / self.instructions.len().max(1) as f64
+    }
+
+    /// The largest difference between two runs, relative to their mean (0 with one run).
+    pub fn spread(&self) -> f64 {
+        let (min, max) = (self.instructions.iter().min(), self.instructions.iter().max());
+        match (min, max) {
+            (Some(min), Some(max)) if self.instructions.len() > 1 => (max - min) as f64 / self.mean(),
+            _ => 0.0,
+        }
+    }
+}
+
+/// The id a benchmark or count is compared with, if any: the unguarded floor of the same catalog
+/// and history; the 10-snapshot check for a longer history; the walk for the full scan.
+pub fn floor_of(id: &str) -> Option<String> {
+    let parts: Vec<&str> = id.split('/').collect();
+    match parts.as_slice() {
+        ["commit", "delta", rest @ ..] => Some(format!("commit/delta-plain/{}", rest.join("/"))),
+        ["commit", arm, rest @ ..] if !arm.ends_with("unguarded") && *arm != "delta-plain" => {
+            Some(format!("commit/iceberg-unguarded/{}", rest.join("/")))
+        }
+        ["contention", arm, rest @ ..] if *arm != "iceberg-unguarded" => {
+            Some(format!("contention/iceberg-unguarded/{}", rest.join("/")))
+        }
+        ["epoch_check", history] if *history != "10" => Some("epoch_check/10".to_string()),
+        ["epoch_check", history, _apps] => Some(format!("epoch_check/{history}")),
+        ["epoch_check_full_scan", history] => Some(format!("epoch_check/{history}")),
+        _ => None,
+    }
 }
 
 /// Appends the counts taken since the last call, as `id`'s round trips over `commits` commits.
@@ -98,4 +170,48 @@ pub fn record_round_trips(id: &str, counts: &CallCounts, commits: u64) {
     std::fs::create_dir_all(path.parent().expect("has parent")).expect("criterion dir");
     let mut file = OpenOptions::new().create(true).append(true).open(path).expect("round trips file");
     writeln!(file, "{}", serde_json::to_string(&row).expect("serializes")).expect("write");
+}
+
+/// The table of [`CommitCount`]s: per commit, its instructions and ratio to the floor, the lookup's share, the
+/// round trips, and the I/O.
+pub fn render_counts(counts: &[CommitCount]) -> String {
+    let by_id = |id: &str| counts.iter().find(|c| c.id == id);
+    let mut out = String::from(
+        "| commit | instructions | ratio to floor | lookups: instructions (share) | loads / updates | files / bytes written (Storage) | fsyncs | files created / bytes written (strace) |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    let mut spread: f64 = 0.0;
+    let mut paired = 0;
+    for count in counts {
+        if count.instructions.len() > 1 {
+            spread = spread.max(count.spread());
+            paired += 1;
+        }
+        let ratio = floor_of(&count.id)
+            .and_then(|floor| by_id(&floor))
+            .map_or("floor".to_string(), |floor| format!("{:.4}", count.mean() / floor.mean()));
+        let share = match count.lookups {
+            0 => "—".to_string(),
+            n => format!("{n}: {} ({:.4} %)", count.lookup_instructions, 100.0 * count.lookup_instructions as f64 / count.mean()),
+        };
+        let (fsyncs, strace) = count.syscalls.map_or(("—".to_string(), "—".to_string()), |s| {
+            (s.fsyncs.to_string(), format!("{} / {}", s.files_created, s.bytes_written))
+        });
+        out.push_str(&format!(
+            "| {} | {:.0} | {ratio} | {share} | {} / {} | {} / {} | {fsyncs} | {strace} |\n",
+            count.id,
+            count.mean(),
+            count.loads,
+            count.updates,
+            count.storage.files_written,
+            count.storage.bytes_written,
+        ));
+    }
+    if paired > 0 {
+        out.push_str(&format!(
+            "\nRun to run: the largest difference between two runs of one commit is {:.4} % of its count ({paired} commits measured more than once).\n",
+            100.0 * spread
+        ));
+    }
+    out
 }

@@ -30,6 +30,7 @@ pub mod proxy;
 pub mod retry;
 pub mod sink;
 pub mod stock;
+pub mod storage_io;
 pub mod store;
 pub mod stress;
 pub mod suite;

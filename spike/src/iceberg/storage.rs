@@ -8,6 +8,8 @@
 //! every file the catalogs and transactions write goes through this storage, and a successful
 //! write of a metadata file passes `barrier.after-metadata-file`. An abort there leaves a metadata
 //! file that no catalog entry points to. (A REST server writes the metadata file itself.)
+//!
+//! It also counts the files and bytes written and read through it (`crate::storage_io`).
 
 use std::sync::Arc;
 
@@ -23,6 +25,7 @@ use super::ice::io::{
 use super::ice;
 use super::errors::{failed_storage as failed, injected};
 use crate::hooks::failpoints::AFTER_METADATA_FILE;
+use crate::storage_io;
 
 /// Wraps the storage factory a catalog would use.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -59,7 +62,9 @@ impl Storage for FailpointStorage {
     }
 
     async fn read(&self, path: &str) -> ice::Result<Bytes> {
-        self.inner.read(path).await.map_err(failed)
+        let bytes = self.inner.read(path).await.map_err(failed)?;
+        storage_io::file_read(bytes.len());
+        Ok(bytes)
     }
 
     async fn reader(&self, path: &str) -> ice::Result<Box<dyn FileRead>> {
@@ -68,6 +73,8 @@ impl Storage for FailpointStorage {
 
     // Table metadata is written whole (`TableMetadata::write_to`), never through `writer`.
     async fn write(&self, path: &str, bs: Bytes) -> ice::Result<()> {
+        storage_io::file_created();
+        storage_io::bytes_written(bs.len());
         self.inner.write(path, bs).await.map_err(failed)?;
         if path.ends_with(".metadata.json") {
             fail::fail_point!(AFTER_METADATA_FILE, |_| Err(injected(AFTER_METADATA_FILE)));
@@ -78,6 +85,7 @@ impl Storage for FailpointStorage {
     // Data files, manifests and manifest lists are streamed through `writer`.
     async fn writer(&self, path: &str) -> ice::Result<Box<dyn FileWrite>> {
         let inner = self.inner.writer(path).await.map_err(failed)?;
+        storage_io::file_created();
         Ok(Box::new(MarkedWrite { inner }))
     }
 
@@ -110,6 +118,7 @@ struct MarkedWrite {
 #[async_trait]
 impl FileWrite for MarkedWrite {
     async fn write(&mut self, bs: Bytes) -> ice::Result<()> {
+        storage_io::bytes_written(bs.len());
         self.inner.write(bs).await.map_err(failed)
     }
 
