@@ -1,4 +1,4 @@
-//! `instructions [--runs N] [--jobs N] [--arms A,B] [--catalogs C,D] [--histories H,I]`:
+//! `instructions [--runs N] [--jobs N] [--arms A,B] [--catalogs C,D] [--histories H,I] [--out FILE]`:
 //! exact counts of one commit of each arm and floor, side by side in one run. For every target
 //! and history it runs itself as a child that prepares a table (seeded in one pass, at any
 //! history) and a long-lived writer on it, which commits once unmeasured, then once measured:
@@ -9,7 +9,9 @@
 //! - in the child itself: catalog round trips and the files and bytes through iceberg's `Storage`.
 //!
 //! It prints one table, with each commit's ratio to its floor to four decimals, and writes the
-//! counts to `target/criterion/barrier-commit-counts.jsonl` for `bench-report`. Instruction counts
+//! counts to `--out` (default `target/criterion/barrier-commit-counts.jsonl`, for `bench-report`).
+//! It fails if any child fails, and if the profile stops attributing the epoch lookup: an arm
+//! that checks must show calls to it, a floor none. Instruction counts
 //! do not depend on what else the machine does; two runs of one binary differ only by what the
 //! commit draws at random (UUIDs, snapshot ids, hash seeds), and the table says by how much.
 //! The measured commit runs on a current-thread runtime, so that no idle worker's scheduling
@@ -140,6 +142,7 @@ struct Options {
     runs: usize,
     jobs: usize,
     targets: Vec<(Target, u64)>,
+    out: std::path::PathBuf,
 }
 
 impl Options {
@@ -182,7 +185,12 @@ impl Options {
                 }
             }
         }
-        Ok(Self { runs: number("--runs", 2)?.max(1), jobs: number("--jobs", 2)?.max(1), targets })
+        Ok(Self {
+            runs: number("--runs", 2)?.max(1),
+            jobs: number("--jobs", 2)?.max(1),
+            targets,
+            out: value("--out").map_or_else(commit_counts_file, std::path::PathBuf::from),
+        })
     }
 }
 
@@ -271,8 +279,14 @@ fn drive(args: &[String]) -> Result<(), String> {
             Found::Strace { syscalls } => count.syscalls = Some(syscalls),
         }
     }
+    for ((target, _), count) in options.targets.iter().zip(&counts) {
+        let checks = target.catalog.is_some() && target.arm != Arm::IcebergUnguarded;
+        if checks != (count.lookups > 0) {
+            return Err(format!("{}: {} calls to {LOOKUP} in the profile", count.id, count.lookups));
+        }
+    }
     let lines: Vec<String> = counts.iter().map(|c| serde_json::to_string(c).expect("serializes")).collect();
-    let file = commit_counts_file();
+    let file = options.out;
     std::fs::create_dir_all(file.parent().expect("has parent")).map_err(|e| e.to_string())?;
     std::fs::write(&file, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
     print!("{}", render_counts(&counts));
