@@ -129,7 +129,7 @@ fn main() {
         });
         let instructions = counted(id)
             .zip(floor_of(id).and_then(|f| counted(&f)))
-            .map_or(String::new(), |(c, f)| format!("{:.4}", c.mean() / f.mean()));
+            .map_or(String::new(), |(c, f)| format!("{:.4}", c.least() as f64 / f.least() as f64));
         let io = counted(id).map_or(String::new(), |c| {
             let fsyncs = c.syscalls.map_or("—".to_string(), |s| s.fsyncs.to_string());
             format!("{} / {} / {fsyncs}", c.storage.files_written, c.storage.bytes_written)
