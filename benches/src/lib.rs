@@ -1,5 +1,9 @@
-//! What the benchmarks share: the runtime, Criterion's settings, fresh seeded tables, and the
-//! per-commit catalog round-trip counts that go next to the times.
+//! What the benchmarks share: the runtime, Criterion's settings, fresh seeded tables, the
+//! per-commit catalog round-trip counts that go next to the times, and the exact counts of one
+//! commit (`instructions`) that `bench-report` prints beside them.
+
+pub mod callgrind;
+pub mod syscalls;
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -11,7 +15,10 @@ use std::time::Duration;
 use criterion::Criterion;
 use serde::{Deserialize, Serialize};
 use spike::hooks::CallCounts;
+use spike::storage_io::StorageIo;
 use spike::{AppId, CommitSink, Epoch, Fixture, Target};
+
+use crate::syscalls::Syscalls;
 
 /// The app every benchmark commits as.
 pub fn app() -> AppId {
@@ -74,12 +81,78 @@ pub struct RoundTrips {
     pub updates_per_commit: f64,
 }
 
-/// Where the round-trip counts of a `cargo bench` run go, next to Criterion's own output.
-pub fn round_trips_file() -> PathBuf {
+/// Where Criterion writes its estimates, and the files of this crate's counts beside them.
+pub fn criterion_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("criterion").join("barrier-round-trips.jsonl")
+    target.join("criterion")
+}
+
+/// Where the round-trip counts of a `cargo bench` run go, next to Criterion's own output.
+pub fn round_trips_file() -> PathBuf {
+    criterion_dir().join("barrier-round-trips.jsonl")
+}
+
+/// Where `instructions` writes its counts, one [`CommitCount`] a line.
+pub fn commit_counts_file() -> PathBuf {
+    criterion_dir().join("barrier-commit-counts.jsonl")
+}
+
+/// Everything `instructions` counted of one long-lived writer's commit of one target
+/// (`commit/<arm>/<catalog>/<history>`), each figure exact.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CommitCount {
+    pub id: String,
+    /// The commit's instructions, all threads, once per run under callgrind.
+    pub instructions: Vec<u64>,
+    /// Calls of the epoch lookup (`committed_epoch`) inside the commit, and their instructions
+    /// (inclusive), in the first run.
+    pub lookups: u64,
+    pub lookup_instructions: u64,
+    /// Catalog loads and updates (Delta: table loads and attempts at the log's next version).
+    pub loads: u64,
+    pub updates: u64,
+    /// Through iceberg's `Storage` (zero for Delta, which does not use it).
+    pub storage: StorageIo,
+    /// From `strace`, where it ran.
+    pub syscalls: Option<Syscalls>,
+}
+
+impl CommitCount {
+    /// The fewest instructions of the runs: what is compared. What varies between runs only
+    /// adds work (on `sqlite`, a query that lands on a pooled connection that has not prepared
+    /// it yet), apart from a jitter of a few hundredths of a percent (hash seeds, random ids).
+    pub fn least(&self) -> u64 {
+        self.instructions.iter().copied().min().unwrap_or(0)
+    }
+
+    /// The largest difference between two runs, relative to the fewest (0 with one run).
+    pub fn spread(&self) -> f64 {
+        match self.instructions.iter().max() {
+            Some(max) if self.instructions.len() > 1 => (max - self.least()) as f64 / self.least() as f64,
+            _ => 0.0,
+        }
+    }
+}
+
+/// The id a benchmark or count is compared with, if any: the unguarded floor of the same catalog
+/// and history; the 10-snapshot check for a longer history; the walk for the full scan.
+pub fn floor_of(id: &str) -> Option<String> {
+    let parts: Vec<&str> = id.split('/').collect();
+    match parts.as_slice() {
+        ["commit", "delta", rest @ ..] => Some(format!("commit/delta-plain/{}", rest.join("/"))),
+        ["commit", arm, rest @ ..] if !arm.ends_with("unguarded") && *arm != "delta-plain" => {
+            Some(format!("commit/iceberg-unguarded/{}", rest.join("/")))
+        }
+        ["contention", arm, rest @ ..] if *arm != "iceberg-unguarded" => {
+            Some(format!("contention/iceberg-unguarded/{}", rest.join("/")))
+        }
+        ["epoch_check", history] if *history != "10" => Some("epoch_check/10".to_string()),
+        ["epoch_check", history, _apps] => Some(format!("epoch_check/{history}")),
+        ["epoch_check_full_scan", history] => Some(format!("epoch_check/{history}")),
+        _ => None,
+    }
 }
 
 /// Appends the counts taken since the last call, as `id`'s round trips over `commits` commits.
@@ -98,4 +171,54 @@ pub fn record_round_trips(id: &str, counts: &CallCounts, commits: u64) {
     std::fs::create_dir_all(path.parent().expect("has parent")).expect("criterion dir");
     let mut file = OpenOptions::new().create(true).append(true).open(path).expect("round trips file");
     writeln!(file, "{}", serde_json::to_string(&row).expect("serializes")).expect("write");
+}
+
+/// The table of [`CommitCount`]s: per commit, its instructions (the fewest of its runs) and
+/// ratio to the floor, the lookup's share, the round trips, and the I/O; then, per catalog, how
+/// much the runs of one commit differed.
+pub fn render_counts(counts: &[CommitCount]) -> String {
+    let by_id = |id: &str| counts.iter().find(|c| c.id == id);
+    let mut out = String::from(
+        "| commit | instructions | ratio to floor | lookups: instructions (share) | loads / updates | files / bytes written (Storage) | fsyncs | files created / bytes written (strace) |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    let mut spread: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
+    for count in counts {
+        if count.instructions.len() > 1 {
+            let catalog = count.id.split('/').nth(2).unwrap_or_default();
+            let entry = spread.entry(catalog).or_default();
+            *entry = (entry.0.max(count.spread()), entry.1 + 1);
+        }
+        let ratio = floor_of(&count.id)
+            .and_then(|floor| by_id(&floor))
+            .map_or("floor".to_string(), |floor| format!("{:.4}", count.least() as f64 / floor.least() as f64));
+        let share = match count.lookups {
+            0 => "—".to_string(),
+            n => format!(
+                "{n}: {} ({:.4} %)",
+                count.lookup_instructions,
+                100.0 * count.lookup_instructions as f64 / count.least() as f64
+            ),
+        };
+        let (fsyncs, strace) = count.syscalls.map_or(("—".to_string(), "—".to_string()), |s| {
+            (s.fsyncs.to_string(), format!("{} / {}", s.files_created, s.bytes_written))
+        });
+        out.push_str(&format!(
+            "| {} | {} | {ratio} | {share} | {} / {} | {} / {} | {fsyncs} | {strace} |\n",
+            count.id,
+            count.least(),
+            count.loads,
+            count.updates,
+            count.storage.files_written,
+            count.storage.bytes_written,
+        ));
+    }
+    for (catalog, (largest, commits)) in spread {
+        out.push_str(&format!(
+            "\nRun to run, `{catalog}`: the runs of one commit differ by at most {:.4} % of its fewest ({commits} commits, each run {} times).\n",
+            100.0 * largest,
+            counts.iter().map(|c| c.instructions.len()).max().unwrap_or(0),
+        ));
+    }
+    out
 }

@@ -33,6 +33,7 @@ pub mod rng;
 pub mod run;
 pub mod sink;
 pub mod stock;
+pub mod storage_io;
 pub mod store;
 pub mod stress;
 pub mod suite;

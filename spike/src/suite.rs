@@ -41,9 +41,10 @@ const NOT_APPLICABLE: &str = "not applicable";
 const WINDOW_DEADLINE: Duration = Duration::from_secs(120);
 
 /// The scenarios, in the order the matrix prints them.
-pub const SCENARIOS: [&str; 12] = [
+pub const SCENARIOS: [&str; 13] = [
     "replay_writes_nothing",
     "distinct_epochs_accumulate",
+    "writer_behind_commits_once",
     "concurrent_writers_commit_once",
     "contention_probe",
     "held_window",
@@ -198,6 +199,38 @@ pub async fn distinct_epochs_accumulate(fx: &Fixture) -> Result<Finding, SinkErr
             sink.as_ref(),
             "a:1,2,3,5 and b:1 commit; a:4 AlreadyCommitted{5}",
             format!("{outcomes:?}; committed a={ca:?} b={cb:?}"),
+            passed,
+        )
+        .await
+}
+
+/// A long-lived writer whose table has moved on since its last commit (another writer committed
+/// in between), with no race: an arm that starts a commit from the table its last commit returned
+/// must neither lose the other writer's commits nor commit an epoch the other writer committed.
+/// Writer A commits a:1; B commits b:1; A commits a:2 (on top of b:1); B commits a:3; A offers
+/// a:3, then a:4.
+pub async fn writer_behind_commits_once(fx: &Fixture) -> Result<Finding, SinkError> {
+    let (first, second) = (fx.writer(Hooks::default()).await?, fx.writer(Hooks::default()).await?);
+    let (a, b) = (app("app-a"), app("app-b"));
+    let mut ledger = Ledger::default();
+    let mut outcomes = vec![];
+    for (sink, who, n) in [(&first, &a, 1), (&second, &b, 1), (&first, &a, 2), (&second, &a, 3), (&first, &a, 3), (&first, &a, 4)] {
+        let rows = batch(n as i64 * 100, BATCH_ROWS, who.as_str());
+        outcomes.push(ledger.record(who, epoch(n), sink.commit(who, epoch(n), rows).await?));
+    }
+    let (history_a, history_b) = (fx.epoch_history(&a).await?, fx.epoch_history(&b).await?);
+    let once = |history: &[Epoch], n: u64| history.iter().filter(|e| **e == epoch(n)).count() == 1;
+    let passed = outcomes.iter().enumerate().all(|(i, o)| {
+        *o == if i == 4 { CommitOutcome::AlreadyCommitted { committed: epoch(3) } } else { CommitOutcome::Committed }
+    }) && history_a.len() == 4
+        && (1..=4).all(|n| once(&history_a, n))
+        && history_b == [epoch(1)];
+    ledger
+        .finding(
+            "writer_behind_commits_once",
+            first.as_ref(),
+            "a:1, b:1, a:2, a:3 (the other writer's), a:4 commit; a:3 from the writer behind AlreadyCommitted{3}; each epoch once",
+            format!("{outcomes:?}; epochs of app-a {history_a:?}, of app-b {history_b:?}"),
             passed,
         )
         .await
@@ -613,6 +646,7 @@ pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Fi
     match scenario {
         "replay_writes_nothing" => replay_writes_nothing(fx).await,
         "distinct_epochs_accumulate" => distinct_epochs_accumulate(fx).await,
+        "writer_behind_commits_once" => writer_behind_commits_once(fx).await,
         "concurrent_writers_commit_once" => concurrent_writers_commit_once(fx).await,
         "contention_probe" => contention_probe(fx, probe_rounds).await,
         "held_window" => held_window(fx).await,

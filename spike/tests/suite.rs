@@ -6,6 +6,7 @@ mod common;
 targets!(();
     replay_writes_nothing,
     distinct_epochs_accumulate,
+    writer_behind_commits_once,
     concurrent_writers_commit_once,
     contention_probe,
     held_window,

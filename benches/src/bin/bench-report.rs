@@ -1,12 +1,14 @@
 //! `bench-report [CRITERION_DIR]`: turns Criterion's saved estimates (default `target/criterion`)
 //! into one table of medians with their 95% intervals, each next to its ratio to the floor it
-//! is compared with and the catalog round trips per commit, and says which run it came from.
+//! is compared with, the catalog round trips per commit and, for a commit that `instructions`
+//! counted, its ratio to the floor in instructions and the files, bytes and `fsync`s it wrote;
+//! then `instructions`' own table; and says which runs they came from.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use barrier_benches::{RoundTrips, round_trips_file};
+use barrier_benches::{CommitCount, RoundTrips, commit_counts_file, floor_of, render_counts, round_trips_file};
 use serde_json::Value;
 
 /// A median and its 95% confidence interval, in nanoseconds.
@@ -65,25 +67,6 @@ fn human(ns: f64) -> String {
     }
 }
 
-/// The id this one is compared with, if any: the unguarded floor of the same catalog and
-/// history; the 10-snapshot check for a longer history; the walk for the full scan.
-fn floor_of(id: &str) -> Option<String> {
-    let parts: Vec<&str> = id.split('/').collect();
-    match parts.as_slice() {
-        ["commit", "delta", rest @ ..] => Some(format!("commit/delta-plain/{}", rest.join("/"))),
-        ["commit", arm, rest @ ..] if !arm.ends_with("unguarded") && *arm != "delta-plain" => {
-            Some(format!("commit/iceberg-unguarded/{}", rest.join("/")))
-        }
-        ["contention", arm, rest @ ..] if *arm != "iceberg-unguarded" => {
-            Some(format!("contention/iceberg-unguarded/{}", rest.join("/")))
-        }
-        ["epoch_check", history] if *history != "10" => Some("epoch_check/10".to_string()),
-        ["epoch_check", history, _apps] => Some(format!("epoch_check/{history}")),
-        ["epoch_check_full_scan", history] => Some(format!("epoch_check/{history}")),
-        _ => None,
-    }
-}
-
 fn main() {
     let dir = std::env::args()
         .nth(1)
@@ -91,10 +74,18 @@ fn main() {
         .unwrap_or_else(|| round_trips_file().parent().expect("criterion dir").to_path_buf());
     let mut found = BTreeMap::new();
     load(&dir, &mut found);
-    if found.is_empty() {
-        eprintln!("bench-report: no Criterion estimates under {}; run `cargo bench` first", dir.display());
+    let counts: Vec<CommitCount> = std::fs::read_to_string(commit_counts_file())
+        .map(|text| text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
+        .unwrap_or_default();
+    if found.is_empty() && counts.is_empty() {
+        eprintln!(
+            "bench-report: no Criterion estimates under {} and no {}; run `cargo bench` or `instructions` first",
+            dir.display(),
+            commit_counts_file().display()
+        );
         std::process::exit(1);
     }
+    let counted = |id: &str| counts.iter().find(|c| c.id == id);
     let mut trips: BTreeMap<String, RoundTrips> = BTreeMap::new();
     if let Ok(text) = std::fs::read_to_string(round_trips_file()) {
         for line in text.lines() {
@@ -121,8 +112,10 @@ fn main() {
         times.iter().map(stamp).max().unwrap_or(0),
     );
     println!();
-    println!("| benchmark | median [95% CI] | compared with | ratio [95% CI] | loads/commit | updates/commit |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| benchmark | median [95% CI] | compared with | ratio [95% CI] | loads/commit | updates/commit | instructions ratio | files / bytes / fsyncs |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for (id, (estimate, _)) in &found {
         let ratio = floor_of(id).and_then(|floor| {
             found.get(&floor).map(|(f, _)| {
@@ -134,11 +127,29 @@ fn main() {
         let (loads, updates) = trips.get(id).map_or((String::new(), String::new()), |t| {
             (format!("{:.2}", t.loads_per_commit), format!("{:.2}", t.updates_per_commit))
         });
+        let instructions = counted(id)
+            .zip(floor_of(id).and_then(|f| counted(&f)))
+            .map_or(String::new(), |(c, f)| format!("{:.4}", c.least() as f64 / f.least() as f64));
+        let io = counted(id).map_or(String::new(), |c| {
+            let fsyncs = c.syscalls.map_or("—".to_string(), |s| s.fsyncs.to_string());
+            format!("{} / {} / {fsyncs}", c.storage.files_written, c.storage.bytes_written)
+        });
         println!(
-            "| {id} | {} [{}, {}] | {floor} | {ratio} | {loads} | {updates} |",
+            "| {id} | {} [{}, {}] | {floor} | {ratio} | {loads} | {updates} | {instructions} | {io} |",
             human(estimate.median),
             human(estimate.lower),
             human(estimate.upper)
         );
+    }
+    if !counts.is_empty() {
+        let written = std::fs::metadata(commit_counts_file()).and_then(|m| m.modified()).ok();
+        println!();
+        println!(
+            "Exact counts of one commit (`instructions`), {}, written at unix {}:",
+            commit_counts_file().display(),
+            written.as_ref().map(stamp).unwrap_or(0)
+        );
+        println!();
+        print!("{}", render_counts(&counts));
     }
 }

@@ -58,6 +58,9 @@ pub fn epoch_summary(app: &AppId, epoch: Epoch) -> HashMap<String, String> {
 /// property survives snapshot expiry. Neither is ever ahead of the data (both are written in the
 /// commit that adds it), so the larger one never skips a batch, and the property keeps the
 /// answer from falling back once expiry has cut the app's snapshots.
+// Never inlined, so that an instruction profile of a commit can attribute the check to it
+// (`benches/src/bin/instructions.rs`).
+#[inline(never)]
 pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
     let watermark = match metadata.properties().get(&watermark_key(app)) {
         None => None,
@@ -177,7 +180,7 @@ pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
         .with_fields(vec![NestedField::required(1, "id", Type::Primitive(PrimitiveType::Long)).into()])
         .build()
         .expect("static schema");
-    let mut builder = TableMetadataBuilder::new(
+    let empty = TableMetadataBuilder::new(
         schema,
         UnboundPartitionSpec::builder().build(),
         SortOrder::unsorted_order(),
@@ -188,35 +191,62 @@ pub fn synthetic_history(history: usize, apps: usize) -> TableMetadata {
     .expect("static metadata")
     .build()
     .expect("static metadata")
-    .metadata
-    .into_builder(None);
-    // Snapshots must not predate the metadata's own creation time.
-    let start_ms = crate::batch::unix_millis() + 1_000;
-    let mut parent = None;
+    .metadata;
+    let apps: Vec<AppId> = (0..apps.max(1))
+        .map(|i| AppId::new(format!("app-{i}")).expect("not empty"))
+        .collect();
+    extend_history(empty, None, history, &apps, |id| format!("file:///synthetic/metadata/snap-{id}.avro"))
+        .expect("synthetic snapshots are valid")
+}
+
+/// The totals iceberg-rust puts in every append's summary (`update_snapshot_summaries`).
+const ZERO_TOTALS: [&str; 6] = [
+    "total-data-files",
+    "total-delete-files",
+    "total-records",
+    "total-files-size",
+    "total-position-deletes",
+    "total-equality-deletes",
+];
+
+/// `metadata` (whose file is `location`, if it has one) with `history` more snapshots on
+/// `main`, each the child of the one before, committed in turn by `apps`, each one epoch
+/// further for its app (from 1 on a table without snapshots), with the summary an append of no
+/// data files writes: the epoch and zero totals. Snapshot `id`'s manifest list is named
+/// `manifest_list(id)`; nothing is written. What a history of real commits leaves in the
+/// metadata, built in one pass instead of one metadata rewrite per snapshot. The snapshots are
+/// a millisecond apart and end now, so `history` must stay under the minute of clock skew the
+/// metadata builder tolerates.
+pub fn extend_history(
+    metadata: TableMetadata,
+    location: Option<String>,
+    history: usize,
+    apps: &[AppId],
+    manifest_list: impl Fn(i64) -> String,
+) -> ice::Result<TableMetadata> {
+    let first = metadata.last_sequence_number() + 1;
+    let schema_id = metadata.current_schema_id();
+    let mut parent = metadata.current_snapshot_id();
+    let mut builder = metadata.into_builder(location);
+    let start_ms = crate::batch::unix_millis() - history as i64;
     for i in 0..history {
-        let id = i as i64 + 1;
-        let app = format!("app-{}", i % apps.max(1));
-        let summary = Summary {
-            operation: Operation::Append,
-            additional_properties: HashMap::from([
-                (APP_ID_KEY.to_string(), app),
-                (EPOCH_KEY.to_string(), (i / apps.max(1) + 1).to_string()),
-            ]),
-        };
+        let id = first + i as i64;
+        let app = &apps[i % apps.len()];
+        let mut properties = epoch_summary(app, Epoch::new((i / apps.len() + 1) as u64).expect("in range"));
+        properties.extend(ZERO_TOTALS.map(|key| (key.to_string(), "0".to_string())));
         let snapshot = Snapshot::builder()
             .with_snapshot_id(id)
             .with_parent_snapshot_id(parent)
             .with_sequence_number(id)
-            .with_timestamp_ms(start_ms + id)
-            .with_manifest_list(format!("file:///synthetic/metadata/snap-{id}.avro"))
-            .with_summary(summary)
-            .with_schema_id(0)
+            .with_timestamp_ms(start_ms + i as i64)
+            .with_manifest_list(manifest_list(id))
+            .with_summary(Summary { operation: Operation::Append, additional_properties: properties })
+            .with_schema_id(schema_id)
             .build();
         builder = builder
-            .add_snapshot(snapshot)
-            .and_then(|b| b.set_ref(MAIN_BRANCH, SnapshotReference::new(id, SnapshotRetention::branch(None, None, None))))
-            .expect("synthetic snapshots are valid");
+            .add_snapshot(snapshot)?
+            .set_ref(MAIN_BRANCH, SnapshotReference::new(id, SnapshotRetention::branch(None, None, None)))?;
         parent = Some(id);
     }
-    builder.build().expect("synthetic metadata is valid").metadata
+    Ok(builder.build()?.metadata)
 }

@@ -23,7 +23,7 @@ pub use catalog::IcebergCatalog;
 pub use commit_catalog::{CommitCatalog, EpochGuard};
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
-    committed_epoch_on_main, epoch_history, epoch_summary, record_watermark, stage_append,
+    committed_epoch_on_main, epoch_history, epoch_summary, extend_history, record_watermark, stage_append,
     synthetic_history, watermark_key,
 };
 pub use naive::{Naive, Unguarded};

@@ -10,6 +10,8 @@
 //! every file the catalogs and transactions write goes through this storage, and a successful
 //! write of a metadata file passes `barrier.after-metadata-file`. An abort there leaves a metadata
 //! file that no catalog entry points to. (A REST server writes the metadata file itself.)
+//!
+//! It also counts the files and bytes written and read through it (`crate::storage_io`).
 
 use std::sync::Arc;
 
@@ -25,6 +27,7 @@ use super::ice::io::{
 use super::ice;
 use super::errors::{failed_storage as failed, injected};
 use crate::hooks::failpoints::{AFTER_METADATA_FILE, STORAGE_ERROR, STORAGE_PARTIAL};
+use crate::storage_io;
 
 /// A write failure to inject, if a storage failpoint fires.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -81,7 +84,9 @@ impl Storage for FailpointStorage {
     }
 
     async fn read(&self, path: &str) -> ice::Result<Bytes> {
-        self.inner.read(path).await.map_err(failed)
+        let bytes = self.inner.read(path).await.map_err(failed)?;
+        storage_io::file_read(bytes.len());
+        Ok(bytes)
     }
 
     async fn reader(&self, path: &str) -> ice::Result<Box<dyn FileRead>> {
@@ -98,6 +103,8 @@ impl Storage for FailpointStorage {
             }
             None => {}
         }
+        storage_io::file_created();
+        storage_io::bytes_written(bs.len());
         self.inner.write(path, bs).await.map_err(failed)?;
         if path.ends_with(".metadata.json") {
             fail::fail_point!(AFTER_METADATA_FILE, |_| Err(injected(AFTER_METADATA_FILE)));
@@ -112,6 +119,7 @@ impl Storage for FailpointStorage {
             return Err(injected_failure(Fault::Error, path));
         }
         let inner = self.inner.writer(path).await.map_err(failed)?;
+        storage_io::file_created();
         Ok(Box::new(MarkedWrite { inner, path: path.to_string(), partial: fault == Some(Fault::Partial) }))
     }
 
@@ -152,6 +160,7 @@ impl FileWrite for MarkedWrite {
             self.inner.close().await.map_err(failed)?;
             return Err(injected_failure(Fault::Partial, &self.path));
         }
+        storage_io::bytes_written(bs.len());
         self.inner.write(bs).await.map_err(failed)
     }
 

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -11,9 +12,11 @@ use parquet::file::properties::WriterProperties;
 use uuid::Uuid;
 
 use super::catalog::IcebergCatalog;
-use super::epoch::{committed_epoch, is_epoch_taken};
+use super::epoch::{committed_epoch, extend_history, is_epoch_taken};
 use super::errors::{iceberg_error, load_error};
-use super::ice::spec::{DataFile, DataFileFormat, ManifestStatus, NestedField, PrimitiveType, Schema, Type};
+use super::ice::spec::{
+    DataFile, DataFileFormat, ManifestListWriter, ManifestStatus, NestedField, PrimitiveType, Schema, Type,
+};
 use super::ice::table::Table;
 use super::ice::writer::base_writer::data_file_writer::DataFileWriterBuilder;
 use super::ice::writer::file_writer::ParquetWriterBuilder;
@@ -22,7 +25,7 @@ use super::ice::writer::file_writer::location_generator::{
 };
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
-use super::ice::{self, Catalog, NamespaceIdent, TableCreation, TableIdent};
+use super::ice::{self, Catalog, MetadataLocation, NamespaceIdent, TableCreation, TableIdent};
 use crate::batch::{check_schema, parquet_rows_of, payloads_of};
 use crate::catalogs::{Access, CatalogKind};
 use crate::leftovers::normalized;
@@ -154,24 +157,43 @@ impl IcebergTable {
         })
     }
 
-    /// Commits epochs `epochs` of `app` as appends with no data files, only the epoch in the
-    /// summary: a long history, cheaply (each such snapshot adds no manifest).
-    pub async fn seed_history(&self, app: &AppId, epochs: std::ops::Range<u64>) -> Result<(), SinkError> {
-        use super::ice::transaction::{ApplyTransactionAction, Transaction};
-        for n in epochs {
-            let base = self.load().await?;
-            let tx = Transaction::new(&base);
-            let append = tx
-                .fast_append()
-                .with_check_duplicate(false)
-                .set_snapshot_properties(super::epoch::epoch_summary(app, Epoch::new(n)?));
-            append
-                .apply(tx)
-                .map_err(iceberg_error)?
-                .commit(self.catalog.as_ref())
+    /// Gives the table `snapshots` more snapshots on `main`, appends of `app` with no data files
+    /// and epochs 1 to `snapshots`, in seconds at any history: the metadata
+    /// is built in one pass ([`extend_history`]) and written as the next metadata file, with a
+    /// real, empty manifest list for the new current snapshot (the next append reads it), and the
+    /// table is registered again on that file. The older snapshots' manifest lists are named and
+    /// never written: nothing that commits or counts rows reads them, but a reader of every
+    /// snapshot's files (`table_files`, so `left_behind`) would fail on them.
+    pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
+        let base = self.load().await?;
+        let location = base
+            .metadata_location()
+            .ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?;
+        let next = MetadataLocation::from_str(location).map_err(iceberg_error)?.with_next_version();
+        let lists = format!("{}/metadata/seeded-{}", base.metadata().location(), Uuid::new_v4());
+        let metadata = extend_history(
+            base.metadata().clone(),
+            Some(location.to_string()),
+            snapshots as usize,
+            std::slice::from_ref(app),
+            |id| format!("{lists}-snap-{id}.avro"),
+        )
+        .map_err(iceberg_error)?;
+        if let Some(head) = metadata.current_snapshot() {
+            // The fixtures' tables are format v2, `TableCreation`'s default.
+            let list = base.file_io().new_output(head.manifest_list()).map_err(iceberg_error)?;
+            let writer = list.writer().await.map_err(iceberg_error)?;
+            ManifestListWriter::v2(writer, head.snapshot_id(), head.parent_snapshot_id(), head.sequence_number())
+                .close()
                 .await
                 .map_err(iceberg_error)?;
         }
+        metadata.write_to(base.file_io(), &next).await.map_err(iceberg_error)?;
+        self.catalog.drop_table(&self.ident).await.map_err(iceberg_error)?;
+        self.catalog
+            .register_table(&self.ident, next.to_string())
+            .await
+            .map_err(iceberg_error)?;
         Ok(())
     }
 
@@ -186,15 +208,26 @@ impl IcebergTable {
             .map(|committed| CommitOutcome::AlreadyCommitted { committed }))
     }
 
-    /// What a commit that an in-loop guard rejected amounts to: the epoch it found.
-    pub async fn resolve(&self, err: ice::Error, app: &AppId, epoch: Epoch) -> Result<CommitOutcome, SinkError> {
-        if !is_epoch_taken(&err) {
-            return Err(iceberg_error(err));
-        }
+    /// What a guarded `Transaction::commit` amounts to: `Committed` with the table it returned,
+    /// or, if an in-loop guard rejected it, the epoch it found, with the table that shows it.
+    pub async fn resolve(
+        &self,
+        committed: ice::Result<Table>,
+        app: &AppId,
+        epoch: Epoch,
+    ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
+        let err = match committed {
+            Ok(after) => return Ok((CommitOutcome::Committed, Some(after))),
+            Err(err) if is_epoch_taken(&err) => err,
+            Err(err) => return Err(iceberg_error(err)),
+        };
         let now = self.load().await?;
-        Self::replay(&now, app, epoch)?.ok_or_else(|| {
-            SinkError::Corrupt(format!("epoch {epoch} of {app} was rejected as committed, then not found"))
-        })
+        match Self::replay(&now, app, epoch)? {
+            Some(outcome) => Ok((outcome, Some(now))),
+            None => Err(SinkError::Corrupt(format!(
+                "epoch {epoch} of {app} was rejected as committed, then not found: {err}"
+            ))),
+        }
     }
 
     /// Writes `batch` as Parquet data files of `table`, after checking its schema. The files are

@@ -54,21 +54,26 @@ impl CommitStrategy for Action {
         "iceberg-action"
     }
 
+    // The check runs on the library's refresh inside the commit, whatever base it started from.
+    fn holds_table(&self) -> bool {
+        true
+    }
+
     async fn commit(
         &self,
         table: &IcebergTable,
+        base: &Table,
         hooks: &Hooks,
         app: &AppId,
         epoch: Epoch,
         batch: RecordBatch,
-    ) -> Result<CommitOutcome, SinkError> {
-        let base = table.load().await?;
-        // Saves writing files for a replay; the action below is what makes it safe.
-        if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
-            return Ok(replay);
+    ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
+        // Saves writing files for a replay; the action below is what makes it safe, on a held base too.
+        if let Some(replay) = IcebergTable::replay(base, app, epoch)? {
+            return Ok((replay, None));
         }
-        let files = IcebergTable::write(&base, &batch).await?;
-        let tx = Transaction::new(&base);
+        let files = IcebergTable::write(base, &batch).await?;
+        let tx = Transaction::new(base);
         let append = tx
             .fast_append()
             .add_data_files(files)
@@ -78,9 +83,7 @@ impl CommitStrategy for Action {
             .apply(tx)
             .and_then(|tx| record_watermark(tx, app, epoch))
             .map_err(iceberg_error)?;
-        match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
-            Ok(_) => Ok(CommitOutcome::Committed),
-            Err(err) => table.resolve(err, app, epoch).await,
-        }
+        let committed = tx.commit(&CommitCatalog::new(table.catalog.clone())).await;
+        table.resolve(committed, app, epoch).await
     }
 }

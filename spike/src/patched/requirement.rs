@@ -1,11 +1,14 @@
 //! `iceberg-requirement`: check a loaded base and assert `main` where it found it
 //! (`Transaction::assert_ref_snapshot_id`, patch 2); the sink owns the loop.
 
+use std::borrow::Cow;
+
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::common::{CommitCatalog, CommitStrategy, IcebergTable, iceberg_error, stage_append};
 use super::ice::spec::MAIN_BRANCH;
+use super::ice::table::Table;
 use super::ice::transaction::Transaction;
 use super::ice::ErrorKind;
 use crate::error::SinkError;
@@ -16,6 +19,12 @@ use crate::sink::{AppId, CommitOutcome, Epoch};
 /// Loads, checks, and commits with `main` asserted at the snapshot it checked. A failed
 /// assertion means another writer moved `main` in between: reload and check again. The data
 /// files are written once and re-offered on each attempt.
+///
+/// Does not hold its table between commits. It would stay safe (the assertion pins whatever base
+/// it checked), but its check runs on that base, not on the library's refresh: a held base that
+/// another writer has moved on is never rebased, it fails the assertion and costs a whole
+/// attempt (the refresh, the backoff, a reload, a second refresh), where the arms that check
+/// inside the commit rebase for free.
 pub struct Requirement;
 
 #[async_trait]
@@ -27,17 +36,21 @@ impl CommitStrategy for Requirement {
     async fn commit(
         &self,
         table: &IcebergTable,
+        first: &Table,
         hooks: &Hooks,
         app: &AppId,
         epoch: Epoch,
         batch: RecordBatch,
-    ) -> Result<CommitOutcome, SinkError> {
+    ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
         let catalog = CommitCatalog::new(table.catalog.clone());
         let mut files = None;
         // `main` as the last attempt asserted it, and that attempt's precondition failure.
         let mut failed: Option<(Option<i64>, _)> = None;
         for attempt in 0..MAX_ATTEMPTS {
-            let base = table.load().await?;
+            let base = match attempt {
+                0 => Cow::Borrowed(first),
+                _ => Cow::Owned(table.load().await?),
+            };
             let head = base.metadata().current_snapshot_id();
             if let Some((asserted, err)) = failed.take()
                 && asserted == head
@@ -46,7 +59,7 @@ impl CommitStrategy for Requirement {
                 return Err(iceberg_error(err));
             }
             if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
-                return Ok(replay);
+                return Ok((replay, None));
             }
             hooks.epoch_check_passed().await;
             let data_files = match &files {
@@ -56,7 +69,7 @@ impl CommitStrategy for Requirement {
             let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
             let tx = stage_append(tx, data_files, app, epoch).map_err(iceberg_error)?;
             match tx.commit(&catalog).await {
-                Ok(_) => return Ok(CommitOutcome::Committed),
+                Ok(after) => return Ok((CommitOutcome::Committed, Some(after))),
                 Err(err) if err.kind() == ErrorKind::PreconditionFailed => {
                     failed = Some((head, err));
                     tokio::time::sleep(backoff(attempt)).await;

@@ -37,30 +37,33 @@ impl CommitStrategy for Validator {
         "iceberg-validator"
     }
 
+    // The check runs on the library's refresh inside the commit, whatever base it started from.
+    fn holds_table(&self) -> bool {
+        true
+    }
+
     async fn commit(
         &self,
         table: &IcebergTable,
+        base: &Table,
         hooks: &Hooks,
         app: &AppId,
         epoch: Epoch,
         batch: RecordBatch,
-    ) -> Result<CommitOutcome, SinkError> {
-        let base = table.load().await?;
-        // Saves writing files for a replay; the validator below is what makes it safe.
-        if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
-            return Ok(replay);
+    ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
+        // Saves writing files for a replay; the validator below is what makes it safe, on a held base too.
+        if let Some(replay) = IcebergTable::replay(base, app, epoch)? {
+            return Ok((replay, None));
         }
-        let files = IcebergTable::write(&base, &batch).await?;
+        let files = IcebergTable::write(base, &batch).await?;
         let validator = EpochValidator {
             app: app.clone(),
             epoch,
             hooks: hooks.clone(),
         };
-        let tx = Transaction::new(&base).validate_with(validator);
+        let tx = Transaction::new(base).validate_with(validator);
         let tx = stage_append(tx, files, app, epoch).map_err(iceberg_error)?;
-        match tx.commit(&CommitCatalog::new(table.catalog.clone())).await {
-            Ok(_) => Ok(CommitOutcome::Committed),
-            Err(err) => table.resolve(err, app, epoch).await,
-        }
+        let committed = tx.commit(&CommitCatalog::new(table.catalog.clone())).await;
+        table.resolve(committed, app, epoch).await
     }
 }

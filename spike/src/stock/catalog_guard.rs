@@ -5,6 +5,7 @@ use arrow_array::RecordBatch;
 use async_trait::async_trait;
 
 use super::common::{CommitCatalog, CommitStrategy, EpochGuard, IcebergTable, iceberg_error, stage_append};
+use super::ice::table::Table;
 use super::ice::transaction::Transaction;
 use crate::error::SinkError;
 use crate::hooks::Hooks;
@@ -26,29 +27,32 @@ impl CommitStrategy for CatalogGuard {
         "iceberg-catalog-guard"
     }
 
+    // The check runs on the library's refresh inside the commit, whatever base it started from.
+    fn holds_table(&self) -> bool {
+        true
+    }
+
     async fn commit(
         &self,
         table: &IcebergTable,
+        base: &Table,
         hooks: &Hooks,
         app: &AppId,
         epoch: Epoch,
         batch: RecordBatch,
-    ) -> Result<CommitOutcome, SinkError> {
-        let base = table.load().await?;
-        // Saves writing files for a replay; the guard below is what makes it safe.
-        if let Some(replay) = IcebergTable::replay(&base, app, epoch)? {
-            return Ok(replay);
+    ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
+        // Saves writing files for a replay; the guard below is what makes it safe, on a held base too.
+        if let Some(replay) = IcebergTable::replay(base, app, epoch)? {
+            return Ok((replay, None));
         }
-        let files = IcebergTable::write(&base, &batch).await?;
-        let tx = stage_append(Transaction::new(&base), files, app, epoch).map_err(iceberg_error)?;
+        let files = IcebergTable::write(base, &batch).await?;
+        let tx = stage_append(Transaction::new(base), files, app, epoch).map_err(iceberg_error)?;
         let guard = EpochGuard {
             app: app.clone(),
             epoch,
             hooks: hooks.clone(),
         };
-        match tx.commit(&CommitCatalog::guarded(table.catalog.clone(), guard)).await {
-            Ok(_) => Ok(CommitOutcome::Committed),
-            Err(err) => table.resolve(err, app, epoch).await,
-        }
+        let committed = tx.commit(&CommitCatalog::guarded(table.catalog.clone(), guard)).await;
+        table.resolve(committed, app, epoch).await
     }
 }

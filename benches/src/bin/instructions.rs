@@ -1,0 +1,352 @@
+//! `instructions [--runs N] [--jobs N] [--arms A,B] [--catalogs C,D] [--histories H,I] [--out FILE]`:
+//! exact counts of one commit of each arm and floor, side by side in one run. For every target
+//! and history it runs itself as a child that prepares a table (seeded in one pass, at any
+//! history) and a long-lived writer on it, which commits once unmeasured, then once measured:
+//!
+//! - under valgrind's callgrind, `--runs` times: the instructions of that commit on every thread,
+//!   and the calls of the epoch lookup inside it with their instructions;
+//! - under `strace -f`, once: `fsync`s, files created, bytes written, below every library;
+//! - in the child itself: catalog round trips and the files and bytes through iceberg's `Storage`.
+//!
+//! It prints one table, with each commit's ratio to its floor to four decimals, and writes the
+//! counts to `--out` (default `target/criterion/barrier-commit-counts.jsonl`, for `bench-report`).
+//! It fails if any child fails, and if the profile stops attributing the epoch lookup: an arm
+//! that checks must show calls to it, a floor none. Instruction counts do not depend on what
+//! else the machine does. Runs of one binary still differ: by a few hundredths of a percent from
+//! what a commit draws at random (UUIDs, snapshot ids, hash seeds), and on `sqlite` by up to about
+//! 1 % in some runs, when a catalog query lands on a pooled connection that has not prepared it
+//! yet. That only adds work, so each commit is run several times and the fewest counts; the table
+//! says how far the runs spread.
+//! The measured commit runs on a current-thread runtime, so that no idle worker's scheduling
+//! is counted; SQLite's worker thread and tokio's blocking threads are.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use arrow_array::RecordBatch;
+use barrier_benches::callgrind;
+use barrier_benches::syscalls::{self, Syscalls};
+use barrier_benches::{CommitCount, app, commit_counts_file, render_counts};
+use serde::{Deserialize, Serialize};
+use spike::arms::arm_named;
+use spike::batch::batch;
+use spike::hooks::CallCounts;
+use spike::storage_io::StorageIo;
+use spike::suite::BATCH_ROWS;
+use spike::{Arm, Build, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, SinkError, Target};
+
+const ARMS: [Arm; 8] = [
+    Arm::IcebergUnguarded,
+    Arm::IcebergNaive(Build::Stock),
+    Arm::IcebergCatalogGuard,
+    Arm::IcebergAction,
+    Arm::IcebergRequirement,
+    Arm::IcebergValidator,
+    Arm::DeltaPlain,
+    Arm::Delta,
+];
+
+const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
+
+/// Delta's history is seeded by real commits, one log file each, inside the measured process
+/// (under valgrind, several times slower): beyond this it would take longer than everything else.
+const DELTA_MAX_HISTORY: u64 = 100;
+
+/// The profile part the measured commit is dumped as.
+const PART: &std::ffi::CStr = c"commit";
+
+/// The epoch lookup whose calls inside a commit are counted (see `committed_epoch`'s comment).
+const LOOKUP: &str = "::epoch::committed_epoch";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--child") {
+        child(&args[1..]);
+        return;
+    }
+    if let Err(e) = drive(&args) {
+        eprintln!("instructions: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// What the child reports on stdout about its measured commit.
+#[derive(Serialize, Deserialize)]
+struct ChildReport {
+    outcome: String,
+    loads: u64,
+    updates: u64,
+    storage: StorageIo,
+}
+
+/// `--child ARM CATALOG HISTORY`: prepares, commits once, then measures one commit.
+fn child(args: &[String]) {
+    let [arm, catalog, history] = args else { panic!("--child ARM CATALOG HISTORY") };
+    let arm = arm_named(arm).unwrap_or_else(|| panic!("no arm {arm}"));
+    let target = Target { arm, catalog: CatalogKind::named(catalog) };
+    let history: u64 = history.parse().expect("history is a number");
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let counts = Arc::new(CallCounts::default());
+    let epoch = |n: u64| Epoch::new(n).expect("in range");
+    let writer = rt
+        .block_on(async {
+            let fixture = Fixture::create(target, dir.path()).await?;
+            fixture.seed_history(&app(), history).await?;
+            let writer = fixture.counting_writer(Arc::clone(&counts)).await?;
+            // A long-lived writer's commit is measured, not its first.
+            let first = writer.commit(&app(), epoch(history + 1), rows()).await?;
+            assert_eq!(first, CommitOutcome::Committed, "the unmeasured commit");
+            Ok::<_, SinkError>(writer)
+        })
+        .expect("prepared");
+    let batch = rows();
+    counts.take();
+    let before = StorageIo::now();
+    open_marker("begin");
+    callgrind::start_instrumentation();
+    callgrind::dump(c"before");
+    let outcome = measured(&rt, writer.as_ref(), epoch(history + 2), batch);
+    callgrind::dump(PART);
+    callgrind::stop_instrumentation();
+    open_marker("end");
+    let storage = StorageIo::now().since(before);
+    let (loads, updates) = counts.take();
+    let outcome = format!("{:?}", outcome.expect("the measured commit"));
+    let report = ChildReport { outcome, loads, updates, storage };
+    println!("{}", serde_json::to_string(&report).expect("serializes"));
+}
+
+fn rows() -> RecordBatch {
+    batch(0, BATCH_ROWS, "bench")
+}
+
+/// The measured region: exactly one commit, driven to its end on this thread.
+#[inline(never)]
+fn measured(
+    rt: &tokio::runtime::Runtime,
+    writer: &dyn CommitSink,
+    epoch: Epoch,
+    batch: RecordBatch,
+) -> Result<CommitOutcome, SinkError> {
+    rt.block_on(writer.commit(&app(), epoch, batch))
+}
+
+/// Opens a path that does not exist: a mark in strace's log, and nothing else.
+fn open_marker(name: &str) {
+    let _ = std::fs::File::open(syscalls::marker(name));
+}
+
+/// The matrix to count, from the command line.
+struct Options {
+    runs: usize,
+    jobs: usize,
+    targets: Vec<(Target, u64)>,
+    out: std::path::PathBuf,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Self, String> {
+        let value = |flag: &str| -> Option<&str> {
+            args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(String::as_str)
+        };
+        let list = |flag: &str| value(flag).map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
+        let number = |flag: &str, default: usize| -> Result<usize, String> {
+            value(flag).map_or(Ok(default), |v| v.parse().map_err(|_| format!("{flag} {v}: not a number")))
+        };
+        let arms: Vec<Arm> = match list("--arms") {
+            None => ARMS.to_vec(),
+            Some(names) => names
+                .iter()
+                .map(|n| arm_named(n).ok_or_else(|| format!("no arm {n}")))
+                .collect::<Result<_, _>>()?,
+        };
+        let catalogs: Vec<CatalogKind> = match list("--catalogs") {
+            None => CatalogKind::ALL.to_vec(),
+            Some(names) => names
+                .iter()
+                .map(|n| CatalogKind::named(n).ok_or_else(|| format!("no catalog {n}")))
+                .collect::<Result<_, _>>()?,
+        };
+        let histories: Vec<u64> = match list("--histories") {
+            None => HISTORIES.to_vec(),
+            Some(values) => values
+                .iter()
+                .map(|v| v.parse().map_err(|_| format!("history {v}: not a number")))
+                .collect::<Result<_, _>>()?,
+        };
+        let mut targets = vec![];
+        for history in &histories {
+            for arm in &arms {
+                for target in Target::on(*arm, &catalogs) {
+                    if target.catalog.is_some() || *history <= DELTA_MAX_HISTORY {
+                        targets.push((target, *history));
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            runs: number("--runs", 3)?.max(1),
+            jobs: number("--jobs", 2)?.max(1),
+            targets,
+            out: value("--out").map_or_else(commit_counts_file, std::path::PathBuf::from),
+        })
+    }
+}
+
+fn id(target: Target, history: u64) -> String {
+    format!("commit/{}/{}/{history}", target.arm.name(), target.catalog_name())
+}
+
+/// One child run: which target, and whether under callgrind or strace.
+#[derive(Clone, Copy)]
+enum Run {
+    Callgrind,
+    Strace,
+}
+
+/// What one child run found.
+enum Found {
+    Callgrind { instructions: u64, lookups: u64, lookup_instructions: u64, report: ChildReport },
+    Strace { syscalls: Syscalls },
+}
+
+fn drive(args: &[String]) -> Result<(), String> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err("the client requests are written for x86_64 only".into());
+    }
+    let options = Options::parse(args)?;
+    for tool in ["valgrind", "strace"] {
+        Command::new(tool).arg("--version").output().map_err(|e| format!("{tool}: {e} (apt-get install {tool})"))?;
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut jobs = vec![];
+    for (i, (target, history)) in options.targets.iter().enumerate() {
+        jobs.extend((0..options.runs).map(|_| (i, *target, *history, Run::Callgrind)));
+        jobs.push((i, *target, *history, Run::Strace));
+    }
+    eprintln!(
+        "instructions: {} targets, {} child runs ({} under callgrind each), {} at a time",
+        options.targets.len(),
+        jobs.len(),
+        options.runs,
+        options.jobs
+    );
+    let started = std::time::Instant::now();
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<(usize, Found)>> = Mutex::new(vec![]);
+    let failed: Mutex<Vec<String>> = Mutex::new(vec![]);
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs {
+            scope.spawn(|| {
+                while let Some(&(i, target, history, run)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    match run_child(&exe, target, history, run) {
+                        Ok(f) => found.lock().expect("results").push((i, f)),
+                        Err(e) => failed.lock().expect("failures").push(format!("{}: {e}", id(target, history))),
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner().expect("failures");
+    if !failed.is_empty() {
+        return Err(failed.join("\n"));
+    }
+    let mut counts: Vec<CommitCount> = options
+        .targets
+        .iter()
+        .map(|(t, h)| CommitCount {
+            id: id(*t, *h),
+            instructions: vec![],
+            lookups: 0,
+            lookup_instructions: 0,
+            loads: 0,
+            updates: 0,
+            storage: StorageIo::default(),
+            syscalls: None,
+        })
+        .collect();
+    for (i, f) in found.into_inner().expect("results") {
+        let count = &mut counts[i];
+        match f {
+            Found::Callgrind { instructions, lookups, lookup_instructions, report } => {
+                if count.instructions.is_empty() {
+                    (count.lookups, count.lookup_instructions) = (lookups, lookup_instructions);
+                    (count.loads, count.updates, count.storage) = (report.loads, report.updates, report.storage);
+                }
+                count.instructions.push(instructions);
+            }
+            Found::Strace { syscalls } => count.syscalls = Some(syscalls),
+        }
+    }
+    for ((target, _), count) in options.targets.iter().zip(&counts) {
+        let checks = target.catalog.is_some() && target.arm != Arm::IcebergUnguarded;
+        if checks != (count.lookups > 0) {
+            return Err(format!("{}: {} calls to {LOOKUP} in the profile", count.id, count.lookups));
+        }
+    }
+    let lines: Vec<String> = counts.iter().map(|c| serde_json::to_string(c).expect("serializes")).collect();
+    let file = options.out;
+    std::fs::create_dir_all(file.parent().expect("has parent")).map_err(|e| e.to_string())?;
+    std::fs::write(&file, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
+    print!("{}", render_counts(&counts));
+    eprintln!(
+        "instructions: {:.0} s; counts written to {}",
+        started.elapsed().as_secs_f64(),
+        file.display()
+    );
+    Ok(())
+}
+
+fn run_child(exe: &Path, target: Target, history: u64, run: Run) -> Result<Found, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let child_args = [
+        "--child".to_string(),
+        spike::arms::arm_label(target.arm),
+        target.catalog_name().to_string(),
+        history.to_string(),
+    ];
+    let profile = dir.path().join("callgrind.out");
+    let trace = dir.path().join("strace.log");
+    let mut command = match run {
+        Run::Callgrind => {
+            let mut c = Command::new("valgrind");
+            c.args(["--tool=callgrind", "-q", "--instr-atstart=no", "--compress-strings=no", "--compress-pos=no"])
+                .arg(format!("--callgrind-out-file={}", profile.display()));
+            c
+        }
+        Run::Strace => {
+            let mut c = Command::new("strace");
+            c.args(["-f", "-qq", "-y", "-s", "8", "-e", syscalls::TRACED, "-o"]).arg(&trace);
+            c
+        }
+    };
+    let output = command.arg(exe).args(&child_args).output().map_err(|e| e.to_string())?;
+    if !output.status.success() {
+        return Err(format!("{}\n{}", output.status, String::from_utf8_lossy(&output.stderr)));
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: ChildReport = stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| format!("no report in {stdout:?}"))?;
+    if report.outcome != format!("{:?}", CommitOutcome::Committed) {
+        return Err(format!("the measured commit was {}", report.outcome));
+    }
+    match run {
+        Run::Callgrind => {
+            let part = callgrind::Part::find(dir.path(), PART).map_err(|e| e.to_string())?;
+            let (lookups, lookup_instructions) = part.calls_to(LOOKUP);
+            Ok(Found::Callgrind { instructions: part.total, lookups, lookup_instructions, report })
+        }
+        Run::Strace => {
+            let text = std::fs::read_to_string(&trace).map_err(|e| e.to_string())?;
+            let syscalls = syscalls::between(&text, "begin", "end").ok_or("no marked window in strace's log")?;
+            Ok(Found::Strace { syscalls })
+        }
+    }
+}
