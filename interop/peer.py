@@ -31,10 +31,11 @@ Two modes:
         it there (`Hooks`, `HeldWindow`), deterministically.
 
     peer.py stress-worker ARM LOCATION --app APP --epochs N --rows R --id K --logs DIR
-                          --max-errors M --ready FILE
-        One writer process of a `stress` run (spike/src/stress/peers.rs): creates FILE once its
-        library is imported and its catalog open, then from the table's committed epoch
-        (replayed) to N, each epoch until told committed or already committed, errors backing
+                          --max-errors M --ready FILE --start FILE
+        One writer process of a `stress` run (spike/src/stress/peers.rs): creates the ready file
+        once its library is imported and its catalog open, waits for the start file (the
+        parent's signal that the Rust writers were started too), then from the table's committed
+        epoch (replayed) to N, each epoch until told committed or already committed, errors backing
         off and retrying; logs the same events as spike/src/stress/worker.rs into
         DIR/writer-K.jsonl.
 
@@ -365,9 +366,11 @@ def serve(arm, location_json):
 # stress-worker: one writer process of a mixed race
 
 
-def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready):
+def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready, start):
     peer = open_peer(arm, location_json)
     open(ready, "w").close()
+    while not os.path.exists(start):
+        time.sleep(0.01)
     log = open(os.path.join(logs, f"writer-{writer}.jsonl"), "a", buffering=1)
     errors = 0
 
@@ -422,7 +425,8 @@ def main(argv):
     if mode == "stress-worker":
         flags = dict(zip(argv[4::2], argv[5::2]))
         return stress_worker(arm, location, flags["--app"], int(flags["--epochs"]), int(flags["--rows"]),
-                             int(flags["--id"]), flags["--logs"], int(flags["--max-errors"]), flags["--ready"])
+                             int(flags["--id"]), flags["--logs"], int(flags["--max-errors"]), flags["--ready"],
+                             flags["--start"])
     raise SystemExit(f"usage: peer.py serve|stress-worker ARM LOCATION ...: unknown mode {mode}")
 
 

@@ -64,11 +64,16 @@ fn stress(kind: CatalogKind) {
 /// Rust writers of a guarded arm and peer writers of the same format (`stress --peer`) on one
 /// table, one app, overlapping epochs, SIGKILLs hitting both: every epoch once and every answer
 /// consistent with the table, when every writer is guarded.
+///
+/// Iceberg: 2 writers each of `iceberg-validator` and `iceberg-requirement` (one run each) with 2
+/// `pyiceberg-owned-loop` peers. Delta: 3 `delta` writers with 1 `deltalake-python` peer, since
+/// the peer (a release build of delta-rs) commits about five times as fast as this debug build's
+/// Delta sink, and the Rust writers must still reach (and die at) every step of their commits.
 #[test]
 fn mixed_race_of_guarded_writers_loses_nothing() {
-    let iceberg = ["--arm", "iceberg-validator", "--arm", "iceberg-requirement"];
+    let iceberg = ["--writers", "2", "--arm", "iceberg-validator", "--arm", "iceberg-requirement"];
     let owned_loop = ["--peer", "pyiceberg-owned-loop", "--peer", "pyiceberg-owned-loop"];
-    let delta = ["--arm", "delta", "--peer", "deltalake-python", "--peer", "deltalake-python"];
+    let delta = ["--writers", "3", "--arm", "delta", "--peer", "deltalake-python"];
     for args in [[&iceberg[..], &owned_loop[..]].concat(), delta.to_vec()] {
         let Some(audits) = mixed(&args) else { return };
         for audit in &audits {
@@ -83,7 +88,7 @@ fn mixed_race_of_guarded_writers_loses_nothing() {
 /// writers contended is printed with the audit).
 #[test]
 fn mixed_race_with_a_naive_peer_duplicates() {
-    let args = ["--arm", "iceberg-validator", "--peer", "pyiceberg-owned-loop", "--peer", "pyiceberg-naive"];
+    let args = ["--writers", "2", "--arm", "iceberg-validator", "--peer", "pyiceberg-owned-loop", "--peer", "pyiceberg-naive"];
     let Some(audits) = mixed(&args) else { return };
     for audit in &audits {
         assert_eq!(audit["claims_exactly_once"], false);
@@ -91,23 +96,21 @@ fn mixed_race_with_a_naive_peer_duplicates() {
     }
 }
 
-/// A short mixed race on SQLite (`args` name the arms and peers): 2 Rust writers per arm and
-/// the peers, epochs 1..10, 4 SIGKILLs. `None` (SKIPPED printed) without the peers' Python.
+/// A short mixed race on SQLite (`args` name the Rust writers per arm, the arms and the peers):
+/// epochs 1..40 (long enough for a peer killed early, a second or more to restart, to rejoin),
+/// 4 SIGKILLs, a 5% abort chance per commit step. Both sides must have won epochs: a race one
+/// implementation ran alone would mix nothing. `None` (SKIPPED printed) without the peers' Python.
 fn mixed(args: &[&str]) -> Option<Vec<serde_json::Value>> {
     if let Err(why) = spike::peer::python() {
         println!("SKIPPED mixed race {args:?}: {why}");
         return None;
     }
-    let audits = run(&[
-        &["--writers", "2", "--epochs", "10", "--kills", "4", "--fault-rate", "0.05"][..],
-        &["--seconds", "180", "--catalog", "sqlite"],
-        args,
-    ]
-    .concat());
+    let audits = run(&[&["--epochs", "40", "--kills", "4", "--fault-rate", "0.05", "--seconds", "180", "--catalog", "sqlite"][..], args].concat());
     for audit in &audits {
         let arm = format!("{} with {}", audit["arm"], audit["peers"]);
-        assert!(count(audit, "peer_attempts") > 0, "{arm}: no peer attempted a commit");
-        assert!(count(audit, "peer_committed") > 0, "{arm}: no peer won an epoch: the race did not mix");
+        let (committed, by_peers) = (audit["outcomes"]["committed"].as_u64().unwrap_or(0), count(audit, "peer_committed"));
+        assert!(by_peers > 0, "{arm}: no peer won an epoch: the race did not mix");
+        assert!(committed > by_peers, "{arm}: no Rust writer won an epoch: the race did not mix");
     }
     Some(audits)
 }

@@ -263,8 +263,8 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
         command.stdout(Stdio::null()).stderr(Stdio::null()).spawn()
     };
     let mut rng = XorShift::new(options.seed);
-    // Peers first, and the Rust writers once they are ready: a Python writer takes a second or
-    // more to import its library, and a race the Rust writers had finished alone would mix nothing.
+    // Peers first, the Rust writers once the peers are ready, and the peers begin once the Rust
+    // writers have: a race one side had run through before the other arrived would mix nothing.
     let peer_ids = options.writers..options.writers + options.peers.len();
     let mut children: Vec<Option<Child>> = (0..peer_ids.end).map(|_| None).collect();
     for id in peer_ids.clone() {
@@ -274,9 +274,11 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
     for id in 0..options.writers {
         children[id] = Some(spawn(id).map_err(harness("spawn writer"))?);
     }
+    peers::start(dir, 0..options.writers, options.deadline).await?;
     let (mut kills, mut crashes, mut error_exits, mut restarts) = (0, 0, 0, 0);
-    let max_restarts = options.writers * (options.epochs as usize + options.kills + 4) + options.server_kills * options.writers * 4;
-    let mut next_kill = Duration::from_millis(20 + rng.below(150));
+    let max_restarts = children.len() * (options.epochs as usize + options.kills + 4) + options.server_kills * children.len() * 4;
+    // From now, not from the start: waiting for peers to get ready must not bring the first kill forward.
+    let mut next_kill = started.elapsed() + Duration::from_millis(20 + rng.below(150));
     while children.iter().any(Option::is_some) && started.elapsed() < options.deadline {
         for id in 0..children.len() {
             let Some(child) = children[id].as_mut() else { continue };

@@ -37,8 +37,9 @@ pub fn unfit(target: Target, peers: &[Peer]) -> Option<String> {
 }
 
 /// The command that starts peer writer `id` on the table at `location`, for a run in `dir`:
-/// its events go to `dir/logs`, its stderr to `dir/peer-<id>.stderr`, and it creates
-/// `dir/peer-<id>.ready` once its library is imported and its catalog open.
+/// its events go to `dir/logs`, its stderr to `dir/peer-<id>.stderr`; it creates
+/// `dir/peer-<id>.ready` once its library is imported and its catalog open, and begins once
+/// `dir/peers.start` exists ([`start`]).
 pub fn command(peer: Peer, location: &TableLocation, options: &StressOptions, id: usize, dir: &Path) -> std::io::Result<Command> {
     let python = python().map_err(std::io::Error::other)?;
     let stderr = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(format!("peer-{id}.stderr")))?;
@@ -51,26 +52,45 @@ pub fn command(peer: Peer, location: &TableLocation, options: &StressOptions, id
         .arg(dir.join("logs"))
         .arg("--ready")
         .arg(ready_file(dir, id))
+        .arg("--start")
+        .arg(dir.join(START))
         .stdout(Stdio::null())
         .stderr(stderr);
     Ok(command)
 }
 
+/// The file that lets the peer writers begin.
+const START: &str = "peers.start";
+
 fn ready_file(dir: &Path, id: usize) -> PathBuf {
     dir.join(format!("peer-{id}.ready"))
 }
 
-/// Waits until every peer writer of `ids` is ready (a writer killed meanwhile is restarted by
-/// the parent's loop, which has not begun yet: the deadline bounds a peer that cannot start).
+/// Lets the peer writers of the run in `dir` begin, once each of the `rust` writers has logged
+/// its first attempt: neither side must have run through the epochs before the other arrives
+/// (a Python writer takes a second or more to import its library, a Rust writer of the debug
+/// build a few hundred milliseconds to open its table).
+pub async fn start(dir: &Path, rust: Range<usize>, deadline: Duration) -> Result<(), SinkError> {
+    let begun = |id: usize| std::fs::metadata(dir.join("logs").join(format!("writer-{id}.jsonl"))).is_ok_and(|m| m.len() > 0);
+    wait_for(rust.into_iter().map(|id| (id, begun)), deadline, "writer never logged an attempt").await?;
+    std::fs::write(dir.join(START), "").map_err(|e| SinkError::Corrupt(format!("{START}: {e}")))
+}
+
+/// Waits until every peer writer of `ids` is ready.
 pub async fn wait_ready(dir: &Path, ids: Range<usize>, deadline: Duration) -> Result<(), SinkError> {
+    wait_for(ids.map(|id| (id, |id| ready_file(dir, id).exists())), deadline, "peer writer never got ready (its stderr: peer-<id>.stderr)").await
+}
+
+/// Polls each writer's condition until it holds. Nothing is restarted yet (the parent's loop
+/// has not begun), so the deadline bounds a writer that cannot start at all.
+async fn wait_for(writers: impl Iterator<Item = (usize, impl Fn(usize) -> bool)>, deadline: Duration, never: &str) -> Result<(), SinkError> {
     let started = Instant::now();
-    for id in ids {
-        while !ready_file(dir, id).exists() {
+    for (id, holds) in writers {
+        while !holds(id) {
             if started.elapsed() > deadline {
-                let stderr = std::fs::read_to_string(dir.join(format!("peer-{id}.stderr"))).unwrap_or_default();
-                return Err(SinkError::Corrupt(format!("peer writer {id} never got ready: {stderr}")));
+                return Err(SinkError::Corrupt(format!("{never}: writer {id}")));
             }
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
     Ok(())
