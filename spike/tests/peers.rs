@@ -53,6 +53,7 @@ peer_targets!(delta deltalake_python, spike::peer::Peer::DeltalakePython;
 /// on `memory`; here on `sqlite`, through the same window).
 mod retries_zero {
     use std::sync::Arc;
+    use std::time::Duration;
 
     use iceberg::transaction::{ApplyTransactionAction, Transaction};
     use spike::batch::batch;
@@ -95,7 +96,8 @@ mod retries_zero {
         let other = fixture.writer(Hooks::default()).await.unwrap();
         let held_app = app.clone();
         let held = tokio::spawn(async move { stale.commit(&held_app, one, batch(0, 8, "stale")).await });
-        window.reached().await;
+        // A safety net against a hang, not an ordering device: the window orders the writers.
+        tokio::time::timeout(Duration::from_secs(120), window.reached()).await.expect("the stale writer reaches its window");
         assert_eq!(other.commit(&app, one, batch(100, 8, "winner")).await.unwrap(), CommitOutcome::Committed);
         let winner = table.load().await.unwrap().metadata().current_snapshot_id();
         window.release();
