@@ -63,13 +63,16 @@ macro_rules! targets {
     };
 }
 
-/// `peer_targets!(iceberg MODULE, PEER; scenario, ...)` writes the module of an Iceberg peer,
-/// with one module per catalog it runs on (`spike::peer::Peer::catalogs`: `sqlite`, `rest`);
-/// `peer_targets!(delta MODULE, PEER; ...)` the module of a Delta peer. Named
+/// `peer_targets!(iceberg [MODULE: PEER, ...] [scenario, ...])` writes, for each Iceberg peer,
+/// a module with one module per catalog it runs on (`spike::peer::Peer::catalogs`: `sqlite`,
+/// `rest`); `peer_targets!(delta MODULE, PEER; scenario, ...)` the module of a Delta peer. Named
 /// `peers::<peer>::<catalog>::<scenario>` like `targets!`'s tests.
 #[macro_export]
 macro_rules! peer_targets {
-    (iceberg $module:ident, $peer:expr; $($scenario:ident),+ $(,)?) => {
+    (iceberg [$($module:ident: $peer:expr),+ $(,)?] $scenarios:tt) => {
+        $($crate::peer_targets!(@iceberg $module, $peer, $scenarios);)+
+    };
+    (@iceberg $module:ident, $peer:expr, [$($scenario:ident),+ $(,)?]) => {
         mod $module {
             $crate::targets!(@target sqlite, spike::Arm::Peer($peer), Some(spike::CatalogKind::Sqlite), (); $($scenario),+);
             $crate::targets!(@target rest, spike::Arm::Peer($peer), Some(spike::CatalogKind::Rest), (); $($scenario),+);

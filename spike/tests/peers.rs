@@ -9,7 +9,10 @@
 
 mod common;
 
-peer_targets!(iceberg pyiceberg_naive, spike::peer::Peer::PyicebergNaive;
+peer_targets!(iceberg [
+    pyiceberg_naive: spike::peer::Peer::PyicebergNaive,
+    pyiceberg_owned_loop: spike::peer::Peer::PyicebergOwnedLoop,
+] [
     replay_writes_nothing,
     distinct_epochs_accumulate,
     concurrent_writers_commit_once,
@@ -19,19 +22,7 @@ peer_targets!(iceberg pyiceberg_naive, spike::peer::Peer::PyicebergNaive;
     missing_table,
     schema_mismatch,
     epochs_survive_expiry,
-);
-
-peer_targets!(iceberg pyiceberg_owned_loop, spike::peer::Peer::PyicebergOwnedLoop;
-    replay_writes_nothing,
-    distinct_epochs_accumulate,
-    concurrent_writers_commit_once,
-    contention_probe,
-    held_window,
-    held_at_swap,
-    missing_table,
-    schema_mismatch,
-    epochs_survive_expiry,
-);
+]);
 
 peer_targets!(delta deltalake_python, spike::peer::Peer::DeltalakePython;
     replay_writes_nothing,
