@@ -5,6 +5,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use crate::catalogs::CatalogKind;
+use crate::peer::Peer;
 
 /// Which iceberg-rust the arm links.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -38,6 +39,9 @@ pub enum Arm {
     DeltaPlain,
     /// Benchmarks' floor: a stock fast append with no check at all.
     IcebergUnguarded,
+    /// Another implementation, in a Python process of its own (`crate::peer`), on a table the
+    /// Rust fixtures create: measured beside the arms, not part of `verdict` or the kill list.
+    Peer(Peer),
 }
 
 impl Arm {
@@ -64,12 +68,16 @@ impl Arm {
             Arm::IcebergAction => "iceberg-action",
             Arm::IcebergRequirement => "iceberg-requirement",
             Arm::IcebergValidator => "iceberg-validator",
+            Arm::Peer(peer) => peer.name(),
         }
     }
 
-    /// `None` for Delta, which is not iceberg-rust.
+    /// Which iceberg-rust the arm links; `None` for Delta, which is not iceberg-rust. A peer
+    /// links none: this is the build whose fixture creates and audits its table (stock for an
+    /// Iceberg peer, `None` for a Delta one).
     pub fn build(self) -> Option<Build> {
         match self {
+            Arm::Peer(peer) => peer.iceberg().then_some(Build::Stock),
             Arm::Delta | Arm::DeltaPlain => None,
             Arm::IcebergNaive(build) => Some(build),
             Arm::IcebergCatalogGuard | Arm::IcebergUnguarded => Some(Build::Stock),
@@ -80,7 +88,18 @@ impl Arm {
     /// Whether the arm claims at most one commit per `(app, epoch)` under races. The suite holds
     /// every arm to its claim, and holds `iceberg-naive` to the duplicate it is known to make.
     pub fn claims_exactly_once(self) -> bool {
-        !matches!(self, Arm::IcebergNaive(_) | Arm::DeltaPlain | Arm::IcebergUnguarded)
+        match self {
+            Arm::Peer(peer) => peer.claims_exactly_once(),
+            arm => !matches!(arm, Arm::IcebergNaive(_) | Arm::DeltaPlain | Arm::IcebergUnguarded),
+        }
+    }
+
+    /// Why the scenario cannot run on this arm, if it cannot (the peers': [`Peer::not_applicable`]).
+    pub fn not_applicable(self, scenario: &str) -> Option<&'static str> {
+        match self {
+            Arm::Peer(peer) => peer.not_applicable(scenario),
+            _ => None,
+        }
     }
 }
 
@@ -134,7 +153,20 @@ impl Target {
     }
 
     pub fn build_name(self) -> &'static str {
-        self.arm.build().map_or("deltalake-core 0.32.4", Build::name)
+        match self.arm {
+            Arm::Peer(peer) => peer.library(),
+            arm => arm.build().map_or("deltalake-core 0.32.4", Build::name),
+        }
+    }
+
+    /// Why this target cannot run in this process, if it cannot: its catalog server is not
+    /// running, or (a peer) the Python that runs it is missing.
+    pub fn unavailable(self) -> Option<String> {
+        let python = match self.arm {
+            Arm::Peer(_) => crate::peer::python().err(),
+            _ => None,
+        };
+        python.or_else(|| self.catalog.and_then(CatalogKind::unavailable))
     }
 
     /// The failpoints a commit of this target passes, in order (see [`crate::hooks::failpoints`]).
@@ -148,9 +180,10 @@ impl Target {
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.arm.build() {
-            None => write!(f, "{}", self.arm.name()),
-            Some(build) => write!(f, "{}/{}/{}", self.arm.name(), build.name(), self.catalog_name()),
+        match (self.arm, self.arm.build()) {
+            (Arm::Peer(_), Some(_)) => write!(f, "{}/{}", self.arm.name(), self.catalog_name()),
+            (_, None) => write!(f, "{}", self.arm.name()),
+            (_, Some(build)) => write!(f, "{}/{}/{}", self.arm.name(), build.name(), self.catalog_name()),
         }
     }
 }

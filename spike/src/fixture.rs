@@ -17,6 +17,7 @@ use crate::delta::DeltaFixture;
 use crate::error::SinkError;
 use crate::hooks::{CallCounts, Hooks};
 use crate::leftovers::LeftBehind;
+use crate::peer::Pool;
 use crate::sink::{AppId, CommitOutcome, CommitSink, Epoch};
 use crate::{patched, stock};
 
@@ -128,6 +129,8 @@ pub trait TableDriver: Send + Sync {
 pub struct Fixture {
     pub target: Target,
     driver: Box<dyn TableDriver>,
+    /// A peer's processes on the table: its writers (see [`crate::peer`]).
+    peers: Option<Arc<Pool>>,
 }
 
 impl Fixture {
@@ -140,7 +143,11 @@ impl Fixture {
             (Some(Build::Patched), Some(kind)) => Box::new(patched::common::IcebergFixture::create(kind, dir).await?),
             _ => Box::new(DeltaFixture::create(&dir.join("delta")).await?),
         };
-        Ok(Self { target, driver })
+        let peers = match target.arm {
+            Arm::Peer(peer) => Some(Pool::new(peer, driver.location().await?)),
+            _ => None,
+        };
+        Ok(Self { target, driver, peers })
     }
 
     /// The target's table that another process created under `dir` (Delta, or Iceberg on a
@@ -151,17 +158,21 @@ impl Fixture {
             (Some(Build::Patched), Some(kind)) => Box::new(patched::common::IcebergFixture::open(kind, dir)),
             _ => Box::new(DeltaFixture { path: dir.join("delta") }),
         };
-        Self { target, driver }
+        Self { target, driver, peers: None }
     }
 
     /// A writer of its own on the fixture's table, reporting to `hooks`.
     pub async fn writer(&self, hooks: Hooks) -> Result<Box<dyn CommitSink>, SinkError> {
-        self.driver.writer(self.target.arm, WriterOptions::hooks(hooks)).await
+        self.writer_with(WriterOptions::hooks(hooks)).await
     }
 
-    /// A writer opened with `options`.
+    /// A writer opened with `options` (a peer's: with its hooks only; it counts no round trips
+    /// for the caller and reaches the catalog directly).
     pub async fn writer_with(&self, options: WriterOptions) -> Result<Box<dyn CommitSink>, SinkError> {
-        self.driver.writer(self.target.arm, options).await
+        match &self.peers {
+            Some(pool) => Ok(Box::new(pool.writer(options.hooks).await?)),
+            None => self.driver.writer(self.target.arm, options).await,
+        }
     }
 
     /// A writer whose round trips are counted into `counts`.
@@ -170,7 +181,10 @@ impl Fixture {
     }
 
     pub async fn writer_on_missing_table(&self) -> Result<Box<dyn CommitSink>, SinkError> {
-        self.driver.writer_on_missing_table(self.target.arm).await
+        match &self.peers {
+            Some(pool) => Ok(Box::new(pool.writer_on_missing_table().await?)),
+            None => self.driver.writer_on_missing_table(self.target.arm).await,
+        }
     }
 
     pub async fn expire_history(&self) -> Result<usize, SinkError> {

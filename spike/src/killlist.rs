@@ -111,14 +111,18 @@ pub const COLUMNS: [Column; 6] = [
 ];
 
 /// The test that runs `scenario` on `target`: `spike/tests/crash.rs` for the failpoint body,
-/// `spike/tests/suite.rs` for the others, each `<arm>::<catalog>::<scenario>`. The tests assert
-/// that they bear this name.
+/// `spike/tests/peers.rs` for a peer's, `spike/tests/suite.rs` for the others, each
+/// `<arm>::<catalog>::<scenario>`. The tests assert that they bear this name.
 pub fn test_name(target: Target, scenario: &str) -> String {
     let module = match target.arm {
         Arm::IcebergNaive(build) => format!("iceberg_naive_{}", build.name()),
         arm => arm.name().replace('-', "_"),
     };
-    let binary = if scenario == "aborted_commit_loses_nothing" { "crash" } else { "suite" };
+    let binary = match target.arm {
+        Arm::Peer(_) => "peers",
+        _ if scenario == "aborted_commit_loses_nothing" => "crash",
+        _ => "suite",
+    };
     match target.catalog {
         None => format!("{binary}::{module}::{scenario}"),
         Some(c) => format!("{binary}::{module}::{}::{scenario}", c.name()),
@@ -196,7 +200,7 @@ pub fn files(arm: Arm) -> &'static [(&'static str, &'static str)] {
             "spike/src/patched/validator.rs",
             include_str!("patched/validator.rs"),
         )],
-        Arm::DeltaPlain | Arm::IcebergUnguarded => &[],
+        Arm::DeltaPlain | Arm::IcebergUnguarded | Arm::Peer(_) => &[],
     }
 }
 

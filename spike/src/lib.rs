@@ -14,7 +14,8 @@
 //! | `iceberg-validator` | patched (patch 3) | in a `TransactionValidator`, against the refreshed table |
 //!
 //! [`suite`] holds the generic test bodies every arm runs; [`verdict`] runs the matrix;
-//! [`killlist`] decides the kill list from it.
+//! [`killlist`] decides the kill list from it. [`peer`] runs other implementations (pyiceberg,
+//! the `deltalake` Python package) through the same trait, beside the arms.
 
 pub mod arms;
 pub mod batch;
@@ -26,6 +27,7 @@ pub mod hooks;
 pub mod killlist;
 pub mod leftovers;
 pub mod patched;
+pub mod peer;
 pub mod progress;
 pub mod proxy;
 pub mod retry;

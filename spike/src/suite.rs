@@ -641,8 +641,21 @@ pub async fn epochs_survive_expiry(fx: &Fixture) -> Result<Finding, SinkError> {
         .await
 }
 
-/// Runs one scenario by name.
-pub async fn run(scenario: &str, fx: &Fixture, probe_rounds: usize) -> Result<Finding, SinkError> {
+/// Runs one scenario by name; a scenario that cannot apply to the arm (a peer's, see
+/// [`crate::peer::Peer::not_applicable`]) reports "not applicable" and why.
+pub async fn run(scenario: &'static str, fx: &Fixture, probe_rounds: usize) -> Result<Finding, SinkError> {
+    if let Some(why) = fx.target.arm.not_applicable(scenario) {
+        return Ok(Finding {
+            scenario,
+            passed: true,
+            expected: NOT_APPLICABLE.into(),
+            observed: format!("{NOT_APPLICABLE}: {why}"),
+            committed: vec![],
+            rows: 0,
+            rows_expected: 0,
+            contention: None,
+        });
+    }
     match scenario {
         "replay_writes_nothing" => replay_writes_nothing(fx).await,
         "distinct_epochs_accumulate" => distinct_epochs_accumulate(fx).await,

@@ -5,10 +5,11 @@ use spike::{Fixture, Target, killlist};
 
 /// Runs `scenario` on a fresh table of `target` and asserts the arm did what it is expected to.
 /// `test` is the calling test's path, which must be the name the kill list cites for it. A
-/// target whose catalog server is not running prints SKIPPED with the reason and passes.
-pub async fn check(scenario: &str, target: Target, test: &str) -> Option<Finding> {
+/// target whose catalog server is not running, or a peer without its Python, prints SKIPPED
+/// with the reason and passes.
+pub async fn check(scenario: &'static str, target: Target, test: &str) -> Option<Finding> {
     assert_eq!(test, killlist::test_name(target, scenario), "FINDINGS.md would cite a test that does not exist");
-    if let Some(why) = target.catalog.and_then(|c| c.unavailable()) {
+    if let Some(why) = target.unavailable() {
         println!("SKIPPED {test}: {why}");
         return None;
     }
@@ -59,5 +60,25 @@ macro_rules! targets {
                 }
             )+
         }
+    };
+}
+
+/// `peer_targets!(iceberg [MODULE: PEER, ...] [scenario, ...])` writes, for each Iceberg peer,
+/// a module with one module per catalog it runs on (`spike::peer::Peer::catalogs`: `sqlite`,
+/// `rest`); `peer_targets!(delta MODULE, PEER; scenario, ...)` the module of a Delta peer. Named
+/// `peers::<peer>::<catalog>::<scenario>` like `targets!`'s tests.
+#[macro_export]
+macro_rules! peer_targets {
+    (iceberg [$($module:ident: $peer:expr),+ $(,)?] $scenarios:tt) => {
+        $($crate::peer_targets!(@iceberg $module, $peer, $scenarios);)+
+    };
+    (@iceberg $module:ident, $peer:expr, [$($scenario:ident),+ $(,)?]) => {
+        mod $module {
+            $crate::targets!(@target sqlite, spike::Arm::Peer($peer), Some(spike::CatalogKind::Sqlite), (); $($scenario),+);
+            $crate::targets!(@target rest, spike::Arm::Peer($peer), Some(spike::CatalogKind::Rest), (); $($scenario),+);
+        }
+    };
+    (delta $module:ident, $peer:expr; $($scenario:ident),+ $(,)?) => {
+        $crate::targets!(@target $module, spike::Arm::Peer($peer), None, (); $($scenario),+);
     };
 }

@@ -9,7 +9,8 @@
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
 //!        [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
-//!        [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]
+//!        [--seed N] [--arm NAME]... [--peer NAME]... [--catalog sqlite|postgres|rest]
+//!        [--keep DIR] [--json]
 //! ```
 //!
 //! `--catalog postgres` puts every Iceberg arm on the PostgreSQL server at
@@ -17,18 +18,23 @@
 //! REST catalog at `$BARRIER_REST_URL`, data on its S3 endpoint (scripts/seaweedfs).
 //! `--attempts N` makes a soak: rounds on fresh tables until N attempts per arm, one JSON line per
 //! round in `DIR/<arm>/soak.jsonl` (DIR from `--keep`, else a temporary directory).
+//! `--peer NAME` (repeatable: one process each) adds a writer of another implementation to
+//! every arm's race (`pyiceberg-naive`, `pyiceberg-owned-loop` on Iceberg arms; `deltalake-python`
+//! on `delta`): a mixed race on one table, one app (`spike::stress`, `spike::peer`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use spike::peer::Peer;
 use spike::progress::Progress;
 use spike::stress::{self, Route, StressOptions};
 use spike::{Arm, CatalogKind};
 
 const USAGE: &str = "usage: stress [--writers N] [--epochs N] [--kills N] [--fault-rate P] [--seconds N]
               [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
-              [--seed N] [--arm NAME]... [--catalog sqlite|postgres|rest] [--keep DIR] [--json]";
+              [--seed N] [--arm NAME]... [--peer NAME]... [--catalog sqlite|postgres|rest]
+              [--keep DIR] [--json]";
 
 fn arm_named(name: &str) -> Result<Arm, String> {
     spike::arms::arm_named(name).ok_or_else(|| format!("unknown arm {name}"))
@@ -57,6 +63,7 @@ fn defaults() -> StressOptions {
         proxy_fault_rate: 0.0,
         deadline: Duration::from_secs(300),
         seed: 0x5eed,
+        peers: vec![],
     }
 }
 
@@ -115,6 +122,10 @@ async fn main() -> ExitCode {
                 "--seconds" => options.deadline = Duration::from_secs(value(&mut args, "--seconds")?),
                 "--seed" => options.seed = value(&mut args, "--seed")?,
                 "--arm" => arms.push(arm_named(&value::<String>(&mut args, "--arm")?)?),
+                "--peer" => {
+                    let name = value::<String>(&mut args, "--peer")?;
+                    options.peers.push(Peer::named(&name).ok_or(format!("unknown peer {name}"))?);
+                }
                 "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
                 "--keep" => {
                     // Absolute, because both formats turn table paths into `file:` URLs.

@@ -10,12 +10,14 @@
 //! epoch, replaying it: exactly what a crashed sink does. On request the parent also kills the
 //! catalog server with SIGKILL and brings it back (`server_kills`), puts the fault proxy between
 //! the writers and a REST server with faults at random (`proxy_fault_rate`), and the writers'
-//! storage fails writes at random (`storage_fault_rate`). [`soak`] repeats runs on fresh tables
-//! until a number of attempts is reached. Bounded in processes, restarts and time; it stops by
-//! itself.
+//! storage fails writes at random (`storage_fault_rate`). With `peers`, writers of other
+//! implementations join the race on the same table ([`peers`]). [`soak`] repeats runs on fresh
+//! tables until a number of attempts is reached. Bounded in processes, restarts and time; it
+//! stops by itself.
 
 mod faults;
 pub mod history;
+mod peers;
 mod worker;
 
 use std::collections::BTreeMap;
@@ -35,6 +37,7 @@ use crate::arms::{Arm, CatalogKind, Target};
 use crate::error::SinkError;
 use crate::fixture::Fixture;
 use crate::leftovers::LeftBehind;
+use crate::peer::Peer;
 use crate::progress::Progress;
 use crate::rng::XorShift;
 use crate::run::RunInfo;
@@ -58,6 +61,8 @@ pub struct StressOptions {
     pub proxy_fault_rate: f64,
     pub deadline: Duration,
     pub seed: u64,
+    /// Peer writer processes, one per entry, racing the `writers` Rust ones ([`peers`]).
+    pub peers: Vec<Peer>,
 }
 
 /// The HTTP timeout of writers behind the fault proxy: one of its faults holds a commit until
@@ -71,11 +76,18 @@ pub struct Audit {
     /// `stock` or `patched` for Iceberg arms, the Delta crate for Delta's.
     pub build: &'static str,
     pub catalog: &'static str,
+    /// The peer writers that raced the arm's, one entry per process.
+    pub peers: Vec<&'static str>,
+    /// Whether every writer claims exactly-once: the arm and every peer.
     pub claims_exactly_once: bool,
     pub epochs: u64,
     /// Rounds of a soak (fresh tables); 1 for a single run.
     pub rounds: usize,
     pub attempts: usize,
+    /// The peers' share of the attempts, and of the answers `Committed`: the proof that they
+    /// really took part.
+    pub peer_attempts: usize,
+    pub peer_committed: usize,
     /// Swaps attempted but not won: Iceberg catalog `update_table` calls, Delta attempts at the
     /// log's next version. The writers really contended at least this often (an attempt whose
     /// process died before it logged is not counted).
@@ -137,6 +149,8 @@ impl Audit {
         };
         self.rounds += round.rounds;
         self.attempts = attempts;
+        self.peer_attempts += round.peer_attempts;
+        self.peer_committed += round.peer_committed;
         self.lost_swaps += round.lost_swaps;
         self.kills += round.kills;
         self.crashes += round.crashes;
@@ -166,8 +180,18 @@ impl Audit {
 
     /// The audit's one line, for progress and summaries.
     pub fn summary(&self) -> String {
+        let peers = if self.peers.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "with peers {} ({} attempts, {} committed): ",
+                self.peers.join(", "),
+                self.peer_attempts,
+                self.peer_committed
+            )
+        };
         format!(
-            "{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} server restarts, {} proxy faults, {} storage faults, \
+            "{peers}{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} server restarts, {} proxy faults, {} storage faults, \
              {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts), {} lost, {} violations, rows {}/{}, left behind: {}",
             self.attempts,
             self.lost_swaps,
@@ -209,9 +233,13 @@ fn harness(what: &str) -> impl Fn(std::io::Error) -> SinkError + '_ {
 /// Runs `target` under `options` in `dir`, spawning workers from the executable `exe`.
 pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions) -> Result<Audit, SinkError> {
     let started = Instant::now();
+    if let Some(why) = peers::unfit(target, &options.peers) {
+        return Err(SinkError::Corrupt(format!("--peer: {why}")));
+    }
     let fixture = Fixture::create(target, dir).await?;
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(harness("logs"))?;
+    let location = fixture.location().await?;
     let proxy = proxy_for(target, options).await?;
     let route = Route {
         catalog_uri: proxy.as_ref().map(|p| p.url()),
@@ -219,6 +247,9 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
     };
     let mut server = ServerFaults::for_target(target, options)?;
     let spawn = |id: usize| -> std::io::Result<Child> {
+        if let Some(peer) = id.checked_sub(options.writers).map(|i| options.peers[i]) {
+            return peers::command(peer, &location, options, id, dir)?.spawn();
+        }
         let mut command = Command::new(exe);
         command
             .arg("worker")
@@ -237,13 +268,22 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
         command.stdout(Stdio::null()).stderr(Stdio::null()).spawn()
     };
     let mut rng = XorShift::new(options.seed);
-    let mut children: Vec<Option<Child>> = (0..options.writers)
-        .map(|id| spawn(id).map(Some))
-        .collect::<Result<_, _>>()
-        .map_err(harness("spawn writer"))?;
+    // Peers first, the Rust writers once the peers are ready, and the peers begin once the Rust
+    // writers have: a race one side had run through before the other arrived would mix nothing.
+    let peer_ids = options.writers..options.writers + options.peers.len();
+    let mut children: Vec<Option<Child>> = (0..peer_ids.end).map(|_| None).collect();
+    for id in peer_ids.clone() {
+        children[id] = Some(spawn(id).map_err(harness("spawn writer"))?);
+    }
+    peers::wait_ready(dir, peer_ids, options.deadline).await?;
+    for id in 0..options.writers {
+        children[id] = Some(spawn(id).map_err(harness("spawn writer"))?);
+    }
+    peers::start(dir, 0..options.writers, options.deadline).await?;
     let (mut kills, mut crashes, mut error_exits, mut restarts) = (0, 0, 0, 0);
-    let max_restarts = options.writers * (options.epochs as usize + options.kills + 4) + options.server_kills * options.writers * 4;
-    let mut next_kill = Duration::from_millis(20 + rng.below(150));
+    let max_restarts = children.len() * (options.epochs as usize + options.kills + 4) + options.server_kills * children.len() * 4;
+    // From now, not from the start: waiting for peers to get ready must not bring the first kill forward.
+    let mut next_kill = started.elapsed() + Duration::from_millis(20 + rng.below(150));
     while children.iter().any(Option::is_some) && started.elapsed() < options.deadline {
         for id in 0..children.len() {
             let Some(child) = children[id].as_mut() else { continue };
@@ -330,7 +370,9 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         .map(|(epoch, batches)| (epoch.get() as u64, batches))
         .collect();
     let target = fixture.target;
-    let outcomes = check(&attempts, &table, target.arm.claims_exactly_once());
+    let claims = target.arm.claims_exactly_once() && options.peers.iter().all(|p| p.claims_exactly_once());
+    let outcomes = check(&attempts, &table, claims);
+    let of_peers: Vec<_> = attempts.iter().filter(|a| a.writer >= options.writers).collect();
     let mut per_epoch: BTreeMap<u64, usize> = BTreeMap::new();
     for (epoch, _) in &table {
         *per_epoch.entry(*epoch).or_default() += 1;
@@ -341,10 +383,13 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         arm: target.arm.name(),
         build: target.build_name(),
         catalog: target.catalog_name(),
-        claims_exactly_once: target.arm.claims_exactly_once(),
+        peers: options.peers.iter().map(|p| p.name()).collect(),
+        claims_exactly_once: claims,
         epochs: options.epochs,
         rounds: 1,
         attempts: attempts.len(),
+        peer_attempts: of_peers.len(),
+        peer_committed: of_peers.iter().filter(|a| matches!(a.answer, Some((_, history::Told::Committed)))).count(),
         lost_swaps: updates.saturating_sub(outcomes.committed as u64),
         kills: 0,
         crashes: 0,

@@ -20,7 +20,7 @@ use crate::suite::BATCH_ROWS;
 /// Errors in a row after which a writer gives up and exits (the parent restarts it): longer
 /// than any server outage a run injects, so that only a writer that cannot make progress at all
 /// ends this way.
-const MAX_CONSECUTIVE_ERRORS: usize = 300;
+pub(super) const MAX_CONSECUTIVE_ERRORS: usize = 300;
 
 /// How a worker reaches the catalog, beyond what its target says.
 #[derive(Clone, Debug, Default)]
