@@ -18,7 +18,7 @@ use deltalake_core::writer::{DeltaWriter, RecordBatchWriter};
 use deltalake_core::{DeltaTable, DeltaTableError};
 use url::Url;
 
-use crate::batch::{check_schema, local_path, parquet_rows, payloads_of};
+use crate::batch::{check_schema, local_path, parquet_rows};
 use crate::error::SinkError;
 use crate::hooks::{CallCounts, Hooks};
 use crate::hooks::failpoints::{AFTER_DATA_FILES, AFTER_SWAP, BEFORE_SWAP, stop_at};
@@ -179,95 +179,8 @@ impl CommitSink for DeltaSink {
 }
 
 impl DeltaSink {
-    /// Writes a checkpoint of the current version and deletes every commit file it covers, as log
-    /// retention eventually does; returns how many files it removed. The checkpoint keeps each
-    /// app's latest `txn`.
-    pub async fn checkpoint_and_clean_log(&self) -> Result<usize, SinkError> {
-        use deltalake_core::checkpoints::{cleanup_expired_logs_for, create_checkpoint};
-        let table = self.load().await?;
-        create_checkpoint(&table, None).await.map_err(delta_error)?;
-        let version = table.version().ok_or_else(|| SinkError::Delta("table has no version".into()))?;
-        let now_ms = crate::batch::unix_millis();
-        cleanup_expired_logs_for(version, table.log_store().as_ref(), now_ms + 1, None)
-            .await
-            .map_err(delta_error)
-    }
-
-    /// Every epoch `app` committed, in log order, read from the `txn` actions of each commit
-    /// file (the snapshot keeps only the latest): what an audit counts duplicates in.
-    pub async fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {
-        Ok(self.app_commits(app)?.into_iter().map(|(epoch, _)| epoch).collect())
-    }
-
-    /// Every commit of `app`, in log order: its epoch, and the `payload` values of the rows it
-    /// added (read from the data files of its `add` actions).
-    pub async fn epoch_batches(&self, app: &AppId) -> Result<Vec<(Epoch, BTreeSet<String>)>, SinkError> {
-        let root = local_path(self.url.as_str()).to_path_buf();
-        let mut out = vec![];
-        for (epoch, added) in self.app_commits(app)? {
-            let mut batches = BTreeSet::new();
-            for path in added {
-                let file = root.join(&path);
-                let bytes = std::fs::read(&file).map_err(|e| SinkError::Delta(format!("{}: {e}", file.display())))?;
-                batches.extend(payloads_of(&path, bytes.into())?);
-            }
-            out.push((epoch, batches));
-        }
-        Ok(out)
-    }
-
-    /// The commit files that carry a `txn` of `app`, in log order: its version and the paths
-    /// of the files the commit added.
-    fn app_commits(&self, app: &AppId) -> Result<Vec<(Epoch, Vec<String>)>, SinkError> {
-        let log = local_path(self.url.as_str()).join("_delta_log");
-        let mut commits: Vec<PathBuf> = std::fs::read_dir(&log)
-            .map_err(|e| SinkError::Delta(e.to_string()))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| log_entry(path) == Some(LogEntry::Commit))
-            .collect();
-        commits.sort();
-        let mut out = vec![];
-        for commit in commits {
-            let text = std::fs::read_to_string(&commit).map_err(|e| SinkError::Delta(e.to_string()))?;
-            let (mut epoch, mut added) = (None, vec![]);
-            for line in text.lines() {
-                let action: serde_json::Value =
-                    serde_json::from_str(line).map_err(|e| SinkError::Corrupt(format!("{}: {e}", commit.display())))?;
-                let txn = &action["txn"];
-                if txn["appId"].as_str() == Some(app.as_str()) {
-                    let version = txn["version"]
-                        .as_i64()
-                        .ok_or_else(|| SinkError::Corrupt(format!("{}: txn without version", commit.display())))?;
-                    epoch = Some(Epoch::from_stored(version)?);
-                }
-                if let Some(path) = action["add"]["path"].as_str() {
-                    added.push(path.to_string());
-                }
-            }
-            out.extend(epoch.map(|epoch| (epoch, added)));
-        }
-        Ok(out)
-    }
-
-    /// The table's directory, and every file in it that belongs to the table: the versions of
-    /// the log (commits, checkpoints, their `_last_checkpoint` pointer) and the current version's
-    /// data files (as `leftovers::normalized` spells them).
-    pub async fn table_files(&self) -> Result<(String, BTreeSet<String>), SinkError> {
-        let root = local_path(self.url.as_str()).to_path_buf();
-        let mut files = self.data_files().await?;
-        let log = root.join("_delta_log");
-        for entry in std::fs::read_dir(&log).map_err(|e| SinkError::Delta(e.to_string()))? {
-            let path = entry.map_err(|e| SinkError::Delta(e.to_string()))?.path();
-            if log_entry(&path).is_some() {
-                files.insert(path);
-            }
-        }
-        let files = files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-        Ok((root.to_string_lossy().into_owned(), files))
-    }
-
     /// The data files the current version references.
-    pub async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
+    async fn data_files(&self) -> Result<BTreeSet<PathBuf>, SinkError> {
         let table = self.load().await?;
         let root = local_path(self.url.as_str()).to_path_buf();
         Ok(table
@@ -277,35 +190,6 @@ impl DeltaSink {
             .iter()
             .map(|file| root.join(file.path().as_ref()))
             .collect())
-    }
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum LogEntry {
-    /// `<version>.json`: a version of the table.
-    Commit,
-    /// A checkpoint, checksum, log compaction or `_last_checkpoint`: derived from the commits.
-    Derived,
-}
-
-/// What a file in `_delta_log` is, by the protocol's names. `None` for anything else, such as the
-/// `<name>#<n>` file object_store stages a put-if-absent in on a local filesystem, which a writer
-/// killed before the rename leaves behind.
-fn log_entry(path: &Path) -> Option<LogEntry> {
-    let name = path.file_name()?.to_str()?;
-    if name == "_last_checkpoint" {
-        return Some(LogEntry::Derived);
-    }
-    let (version, rest) = name.split_at_checked(20)?;
-    if !version.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let checkpoint = rest.starts_with(".checkpoint.") && rest.ends_with(".parquet");
-    match rest {
-        ".json" => Some(LogEntry::Commit),
-        ".crc" => Some(LogEntry::Derived),
-        _ if checkpoint || rest.ends_with(".compacted.json") => Some(LogEntry::Derived),
-        _ => None,
     }
 }
 
@@ -330,23 +214,4 @@ async fn write(table: &DeltaTable, batch: &RecordBatch) -> Result<Vec<Action>, S
     let adds = writer.flush().await.map_err(delta_error)?;
     stop_at!(AFTER_DATA_FILES);
     Ok(adds.into_iter().map(Action::Add).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn log_entries_are_the_protocols_names_only() {
-        let entry = |name: &str| log_entry(Path::new(name));
-        assert_eq!(entry("00000000000000000007.json"), Some(LogEntry::Commit));
-        assert_eq!(entry("00000000000000000007.crc"), Some(LogEntry::Derived));
-        assert_eq!(entry("00000000000000000010.checkpoint.parquet"), Some(LogEntry::Derived));
-        assert_eq!(entry("00000000000000000010.checkpoint.0000000001.0000000002.parquet"), Some(LogEntry::Derived));
-        assert_eq!(entry("00000000000000000001.00000000000000000009.compacted.json"), Some(LogEntry::Derived));
-        assert_eq!(entry("_last_checkpoint"), Some(LogEntry::Derived));
-        // A put-if-absent staged on a local filesystem and never renamed: not a version.
-        assert_eq!(entry("00000000000000000007.json#1"), None);
-        assert_eq!(entry("_commit_0b1c.json.tmp"), None);
-    }
 }

@@ -1,0 +1,212 @@
+//! `soak-report`: the soak table FINDINGS.md quotes, from the `soak.jsonl` files `stress
+//! --attempts N --keep DIR` writes (one line per round), so that the table is regenerated from a
+//! run's saved rounds and not copied by hand. A soak stopped before its target still has every
+//! finished round in its file; the table says how many attempts that is.
+//!
+//! ```text
+//! soak-report [--json] FILE...
+//! ```
+//!
+//! Markdown by default; `--json` prints one merged audit per file, in the shape of `stress
+//! --json`'s, for `charts --stress`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::{Map, Value, json};
+
+const USAGE: &str = "usage: soak-report [--json] FILE...";
+
+/// The failpoints a writer process crashes at, in the commit's order.
+const STEPS: [&str; 4] = [
+    "barrier.after-data-files",
+    "barrier.before-swap",
+    "barrier.after-metadata-file",
+    "barrier.after-swap",
+];
+
+/// One soak: its rounds' audits summed.
+#[derive(Default)]
+struct Soak {
+    target: String,
+    goal: u64,
+    rounds: u64,
+    finished_rounds: u64,
+    seconds: f64,
+    run: Value,
+    sums: BTreeMap<&'static str, u64>,
+    crashes_at: BTreeMap<String, u64>,
+    left_files: u64,
+    left_bytes: u64,
+}
+
+/// The counts every round reports, by their JSON path.
+const COUNTS: [(&str, &[&str]); 11] = [
+    ("attempts", &["attempts"]),
+    ("lost_swaps", &["lost_swaps"]),
+    ("kills", &["kills"]),
+    ("crashes", &["crashes"]),
+    ("server_restarts", &["server_restarts"]),
+    ("storage_faults", &["outcomes", "errors", "Storage"]),
+    ("unknown_resolved", &["outcomes", "unknown_resolved"]),
+    ("duplicates", &["duplicates"]),
+    ("rows", &["rows"]),
+    ("rows_expected", &["rows_expected"]),
+    ("committed", &["outcomes", "committed"]),
+];
+
+fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
+    path.iter().fold(value, |v, key| &v[key])
+}
+
+/// `"330 files, 1032319 bytes (...)"` or `"none"`, as `leftovers::summary` writes it.
+fn left_behind(text: &str) -> (u64, u64) {
+    let words: Vec<&str> = text.split([' ', ',', '(']).filter(|w| !w.is_empty()).collect();
+    let count = |unit: &str| words.windows(2).find(|w| w[1] == unit).and_then(|w| w[0].parse().ok()).unwrap_or(0);
+    (count("files"), count("bytes"))
+}
+
+fn read(path: &Path) -> Result<Soak, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut soak = Soak::default();
+    for (n, line) in text.lines().enumerate() {
+        let value: Value = serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        if n == 0 {
+            soak.target = value["target"].as_str().unwrap_or_default().to_string();
+            soak.goal = value["attempts"].as_u64().unwrap_or(0);
+            continue;
+        }
+        soak.rounds += 1;
+        soak.finished_rounds += u64::from(value["finished"].as_bool() == Some(true));
+        soak.seconds += value["seconds"].as_f64().unwrap_or(0.0);
+        if !value["run"].is_null() {
+            soak.run = value["run"].clone();
+        }
+        for (name, json_path) in COUNTS {
+            *soak.sums.entry(name).or_default() += at(&value, json_path).as_u64().unwrap_or(0);
+        }
+        *soak.sums.entry("proxy_faults").or_default() +=
+            value["proxy_faults"].as_object().map_or(0, |m| m.values().filter_map(Value::as_u64).sum());
+        *soak.sums.entry("lost").or_default() += value["lost_epochs"].as_array().map_or(0, |a| a.len() as u64);
+        *soak.sums.entry("violations").or_default() +=
+            value["outcomes"]["violations"].as_array().map_or(0, |a| a.len() as u64);
+        for (step, count) in value["crashes_at"].as_object().into_iter().flatten() {
+            *soak.crashes_at.entry(step.clone()).or_default() += count.as_u64().unwrap_or(0);
+        }
+        let (files, bytes) = left_behind(value["left_behind"].as_str().unwrap_or("none"));
+        soak.left_files += files;
+        soak.left_bytes += bytes;
+    }
+    if soak.rounds == 0 {
+        return Err(format!("{}: no finished round", path.display()));
+    }
+    Ok(soak)
+}
+
+impl Soak {
+    fn sum(&self, name: &str) -> u64 {
+        self.sums.get(name).copied().unwrap_or(0)
+    }
+
+    fn per_thousand(&self) -> f64 {
+        self.sum("duplicates") as f64 * 1000.0 / self.sum("attempts").max(1) as f64
+    }
+
+    fn parts(&self) -> (&str, &str, &str) {
+        let mut parts = self.target.splitn(3, '/');
+        let arm = parts.next().unwrap_or_default();
+        match (parts.next(), parts.next()) {
+            (Some(build), Some(catalog)) => (arm, build, catalog),
+            (Some(catalog), None) => (arm, "", catalog),
+            _ => (arm, "", ""),
+        }
+    }
+
+    fn row(&self) -> String {
+        let crashes = STEPS.iter().map(|s| self.crashes_at.get(*s).copied().unwrap_or(0).to_string()).collect::<Vec<_>>();
+        let minutes = self.seconds / 60.0;
+        let stopped = if self.sum("attempts") < self.goal { " (stopped early)" } else { "" };
+        format!(
+            "| `{}` | {} | {}{stopped} / {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} ({:.1}‰) | {} | {} | {}/{} | {} files, {:.1} MB | {:.0} min |",
+            self.target,
+            self.rounds,
+            self.sum("attempts"),
+            self.goal,
+            self.sum("committed"),
+            self.sum("lost_swaps"),
+            self.sum("kills"),
+            self.sum("crashes"),
+            crashes.join(" / "),
+            self.sum("server_restarts"),
+            self.sum("proxy_faults"),
+            self.sum("storage_faults"),
+            self.sum("unknown_resolved"),
+            self.sum("duplicates"),
+            self.per_thousand(),
+            self.sum("lost"),
+            self.sum("violations"),
+            self.sum("rows"),
+            self.sum("rows_expected"),
+            self.left_files,
+            self.left_bytes as f64 / 1e6,
+            minutes,
+        )
+    }
+
+    fn audit(&self) -> Value {
+        let (arm, build, catalog) = self.parts();
+        let mut audit = Map::new();
+        for (name, value) in &self.sums {
+            audit.insert(name.to_string(), json!(value));
+        }
+        audit.insert("arm".into(), json!(arm));
+        audit.insert("build".into(), json!(build));
+        audit.insert("catalog".into(), json!(catalog));
+        audit.insert("rounds".into(), json!(self.rounds));
+        audit.insert("seconds".into(), json!(self.seconds));
+        audit.insert("duplicates_per_thousand_attempts".into(), json!(self.per_thousand()));
+        audit.insert("run".into(), self.run.clone());
+        Value::Object(audit)
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json_out = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
+    if files.is_empty() || files.iter().any(|f| f.starts_with("--")) {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    let soaks = match files.iter().map(|f| read(Path::new(f))).collect::<Result<Vec<_>, _>>() {
+        Ok(soaks) => soaks,
+        Err(e) => {
+            eprintln!("soak-report: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if json_out {
+        let audits: Vec<Value> = soaks.iter().map(Soak::audit).collect();
+        println!("{}", serde_json::to_string_pretty(&audits).expect("JSON values serialize"));
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "| target | rounds | attempts / goal | told `Committed` | lost swaps | kills | crashes ({}) | server restarts | proxy faults | storage faults | unknown outcomes resolved | duplicates | lost | violations | rows / expected | left behind | duration |",
+        STEPS.map(|s| s.trim_start_matches("barrier.")).join(" / ")
+    );
+    println!("|{}", "---|".repeat(17));
+    for soak in &soaks {
+        println!("{}", soak.row());
+    }
+    let runs: Vec<String> = soaks
+        .iter()
+        .filter_map(|s| Some(format!("{} {}", s.run["commit"].as_str()?, s.run["date"].as_str()?)))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !runs.is_empty() {
+        println!("\nRuns: {}.", runs.join("; "));
+    }
+    ExitCode::SUCCESS
+}
