@@ -4,7 +4,7 @@
 //! - `throughput.svg`: batches per second against writers for every arm, on distinct and on
 //!   one shared epoch (Criterion's `contention/*` estimates);
 //! - `instructions.svg`: instructions per commit against table history for every arm and the
-//!   floor (`instructions` output, JSON);
+//!   floor (`instructions --out`'s counts);
 //! - `duplicates.svg`: duplicates per 1000 attempts per arm and catalog (`stress --json` outputs).
 //!
 //! Each chart names the run its data came from (commit, date, machine).
@@ -189,19 +189,21 @@ fn throughput(dir: &Path, out: &Path, run: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// `instructions.svg` from the `instructions` binary's JSON: `{"run": ..., "rows": [{"arm",
-/// "catalog", "history", "instructions"}]}`, one panel per catalog.
+/// `instructions.svg` from the counts `instructions --out` writes (JSON lines, one per
+/// `commit/<arm>/<catalog>/<history>`, the fewest of its runs counting) and the run named in the
+/// `<file>.run.json` beside them; one panel per catalog.
 fn instructions(path: &Path, out: &Path) -> Result<(), String> {
-    let value = read_json(path)?;
-    let run = run_of(path, &value)?.label();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let run = run_of(path, &Value::Null)?.label();
     let mut by_catalog: BTreeMap<String, BTreeMap<String, Vec<(f64, f64)>>> = BTreeMap::new();
-    for row in value["rows"].as_array().ok_or(format!("{}: no rows", path.display()))? {
-        let (Some(arm), Some(catalog), Some(history), Some(count)) =
-            (row["arm"].as_str(), row["catalog"].as_str(), row["history"].as_f64(), row["instructions"].as_f64())
-        else {
-            continue;
-        };
-        by_catalog.entry(catalog.to_string()).or_default().entry(arm.to_string()).or_default().push((history, count / 1e6));
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let count: Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", path.display()))?;
+        let id = count["id"].as_str().unwrap_or_default();
+        let fewest = count["instructions"].as_array().into_iter().flatten().filter_map(Value::as_f64).fold(f64::MAX, f64::min);
+        let parts: Vec<&str> = id.split('/').collect();
+        let [_, arm, catalog, history] = parts[..] else { continue };
+        let (Ok(history), true) = (history.parse::<f64>(), fewest < f64::MAX) else { continue };
+        by_catalog.entry(catalog.to_string()).or_default().entry(arm.to_string()).or_default().push((history, fewest / 1e6));
     }
     let panels: Vec<(String, Vec<Line>)> = by_catalog
         .into_iter()
