@@ -214,14 +214,21 @@ pub async fn writer_behind_commits_once(fx: &Fixture) -> Result<Finding, SinkErr
     let (a, b) = (app("app-a"), app("app-b"));
     let mut ledger = Ledger::default();
     let mut outcomes = vec![];
-    for (sink, who, n) in [(&first, &a, 1), (&second, &b, 1), (&first, &a, 2), (&second, &a, 3), (&first, &a, 3), (&first, &a, 4)] {
+    // The last offer replays a:2 from the second writer, whose last commit (a:3) is behind the
+    // table (a:4): its answer must name 4, not the 3 a held copy of the table says.
+    let offers = [(&first, &a, 1), (&second, &b, 1), (&first, &a, 2), (&second, &a, 3), (&first, &a, 3), (&first, &a, 4), (&second, &a, 2)];
+    for (sink, who, n) in offers {
         let rows = batch(n as i64 * 100, BATCH_ROWS, who.as_str());
         outcomes.push(ledger.record(who, epoch(n), sink.commit(who, epoch(n), rows).await?));
     }
     let (history_a, history_b) = (fx.epoch_history(&a).await?, fx.epoch_history(&b).await?);
     let once = |history: &[Epoch], n: u64| history.iter().filter(|e| **e == epoch(n)).count() == 1;
     let passed = outcomes.iter().enumerate().all(|(i, o)| {
-        *o == if i == 4 { CommitOutcome::AlreadyCommitted { committed: epoch(3) } } else { CommitOutcome::Committed }
+        *o == match i {
+            4 => CommitOutcome::AlreadyCommitted { committed: epoch(3) },
+            6 => CommitOutcome::AlreadyCommitted { committed: epoch(4) },
+            _ => CommitOutcome::Committed,
+        }
     }) && history_a.len() == 4
         && (1..=4).all(|n| once(&history_a, n))
         && history_b == [epoch(1)];
@@ -229,7 +236,7 @@ pub async fn writer_behind_commits_once(fx: &Fixture) -> Result<Finding, SinkErr
         .finding(
             "writer_behind_commits_once",
             first.as_ref(),
-            "a:1, b:1, a:2, a:3 (the other writer's), a:4 commit; a:3 from the writer behind AlreadyCommitted{3}; each epoch once",
+            "a:1, b:1, a:2, a:3 (the other writer's), a:4 commit; a:3 from the writer behind AlreadyCommitted{3}; a:2 from the other writer, behind since a:4, AlreadyCommitted{4}; each epoch once",
             format!("{outcomes:?}; epochs of app-a {history_a:?}, of app-b {history_b:?}"),
             passed,
         )

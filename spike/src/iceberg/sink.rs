@@ -47,8 +47,10 @@ pub trait CommitStrategy: Send + Sync {
 /// last commit returned and starts the next commit from it: one catalog load fewer per commit
 /// (the library's refresh inside the commit is then the only one), which is iceberg-rust's own
 /// minimum for an append. Any error drops the held table, so the commit after a failure, an
-/// abort or an unknown outcome starts from a fresh load. `committed_epoch` and `row_count`
-/// always load.
+/// abort or an unknown outcome starts from a fresh load, and a replay answered from the held
+/// table is answered again from a fresh load, so that `AlreadyCommitted { committed }` never
+/// names an epoch older than one the table held when the call began. `committed_epoch` and
+/// `row_count` always load.
 pub struct IcebergSink<S> {
     table: IcebergTable,
     hooks: Hooks,
@@ -62,12 +64,13 @@ impl<S: CommitStrategy> IcebergSink<S> {
     }
 
     /// The held table if there is one (only a strategy that holds its table ever has one), else
-    /// a fresh load. Taken, not copied: a commit that fails leaves nothing held.
-    async fn base(&self) -> Result<Table, SinkError> {
+    /// a fresh load; and whether it was held. Taken, not copied: a commit that fails leaves
+    /// nothing held.
+    async fn base(&self) -> Result<(Table, bool), SinkError> {
         let held = self.held.lock().expect("held table lock").take();
         match held {
-            Some(table) => Ok(table),
-            None => self.table.load().await,
+            Some(table) => Ok((table, true)),
+            None => Ok((self.table.load().await?, false)),
         }
     }
 }
@@ -84,11 +87,19 @@ impl<S: CommitStrategy> CommitSink for IcebergSink<S> {
         epoch: Epoch,
         batch: RecordBatch,
     ) -> Result<CommitOutcome, SinkError> {
-        let base = self.base().await?;
-        let (outcome, after) = self
+        let (mut base, held) = self.base().await?;
+        let replay = held.then(|| batch.clone());
+        let (mut outcome, mut after) = self
             .strategy
             .commit(&self.table, &base, &self.hooks, app, epoch, batch)
             .await?;
+        // A replay answered from the held table names the epoch that copy held, which another
+        // writer may have passed since: decided again on a fresh load, `committed` is the
+        // table's. Only replays pay this load; a commit's own check runs on the library's refresh.
+        if let (Some(batch), CommitOutcome::AlreadyCommitted { .. }) = (replay, outcome) {
+            base = self.table.load().await?;
+            (outcome, after) = self.strategy.commit(&self.table, &base, &self.hooks, app, epoch, batch).await?;
+        }
         if self.strategy.holds_table() {
             *self.held.lock().expect("held table lock") = Some(after.unwrap_or(base));
         }
