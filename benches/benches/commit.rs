@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use barrier_benches::{Seeded, app, io_criterion, record_round_trips, runtime};
 use spike::suite::BATCH_ROWS;
 use spike::batch::batch;
-use spike::{Arm, Build, Target};
+use spike::Target;
 
 const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
 
@@ -14,24 +14,11 @@ const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
 /// the whole run. (Iceberg's is built in one pass at any size: `IcebergTable::seed_history`.)
 const DELTA_MAX_HISTORY: u64 = 1000;
 
-fn arms() -> Vec<Arm> {
-    vec![
-        Arm::IcebergUnguarded,
-        Arm::IcebergNaive(Build::Stock),
-        Arm::IcebergCatalogGuard,
-        Arm::IcebergAction,
-        Arm::IcebergRequirement,
-        Arm::IcebergValidator,
-        Arm::DeltaPlain,
-        Arm::Delta,
-    ]
-}
-
 fn bench(c: &mut Criterion) {
     let rt = runtime();
     let mut group = c.benchmark_group("commit");
     for history in HISTORIES {
-        for target in arms().into_iter().flat_map(Target::of) {
+        for target in barrier_benches::ARMS.into_iter().flat_map(Target::of) {
             if target.catalog.is_none() && history > DELTA_MAX_HISTORY {
                 continue;
             }

@@ -11,20 +11,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spike::batch::batch;
 use spike::hooks::CallCounts;
 use spike::suite::BATCH_ROWS;
-use spike::{AppId, Arm, Build, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, Target};
+use spike::{AppId, Arm, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, Target};
 
 const WRITERS: [usize; 4] = [1, 2, 4, 8];
-
-fn arms() -> [Arm; 6] {
-    [
-        Arm::IcebergUnguarded,
-        Arm::IcebergNaive(Build::Stock),
-        Arm::IcebergCatalogGuard,
-        Arm::IcebergAction,
-        Arm::IcebergRequirement,
-        Arm::IcebergValidator,
-    ]
-}
 
 struct Writers {
     _dir: tempfile::TempDir,
@@ -80,7 +69,7 @@ impl Writers {
 fn bench(c: &mut Criterion) {
     let rt = runtime();
     let mut group = c.benchmark_group("contention");
-    for arm in arms() {
+    for arm in barrier_benches::iceberg_arms() {
         for writers in WRITERS {
             for shared in [false, true] {
                 let id = format!("{}/{writers}{}", arm.name(), if shared { "/shared" } else { "" });

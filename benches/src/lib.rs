@@ -16,9 +16,27 @@ use criterion::Criterion;
 use serde::{Deserialize, Serialize};
 use spike::hooks::CallCounts;
 use spike::storage_io::StorageIo;
-use spike::{AppId, CommitSink, Epoch, Fixture, Target};
+use spike::{AppId, Arm, Build, CommitSink, Epoch, Fixture, Target};
 
 use crate::syscalls::Syscalls;
+
+/// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
+/// arms), in the order the tables print them: the suite's arms on the stock build.
+pub const ARMS: [Arm; 8] = [
+    Arm::IcebergUnguarded,
+    Arm::IcebergNaive(Build::Stock),
+    Arm::IcebergCatalogGuard,
+    Arm::IcebergAction,
+    Arm::IcebergRequirement,
+    Arm::IcebergValidator,
+    Arm::DeltaPlain,
+    Arm::Delta,
+];
+
+/// The Iceberg arms of [`ARMS`]: those that commit through a catalog.
+pub fn iceberg_arms() -> impl Iterator<Item = Arm> {
+    ARMS.into_iter().filter(|arm| !matches!(arm, Arm::Delta | Arm::DeltaPlain))
+}
 
 /// The app every benchmark commits as.
 pub fn app() -> AppId {

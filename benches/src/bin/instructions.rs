@@ -29,25 +29,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arrow_array::RecordBatch;
 use barrier_benches::callgrind;
 use barrier_benches::syscalls::{self, Syscalls};
-use barrier_benches::{CommitCount, app, commit_counts_file, render_counts};
+use barrier_benches::{ARMS, CommitCount, app, commit_counts_file, render_counts};
 use serde::{Deserialize, Serialize};
 use spike::arms::arm_named;
 use spike::batch::batch;
 use spike::hooks::CallCounts;
 use spike::storage_io::StorageIo;
 use spike::suite::BATCH_ROWS;
-use spike::{Arm, Build, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, SinkError, Target};
-
-const ARMS: [Arm; 8] = [
-    Arm::IcebergUnguarded,
-    Arm::IcebergNaive(Build::Stock),
-    Arm::IcebergCatalogGuard,
-    Arm::IcebergAction,
-    Arm::IcebergRequirement,
-    Arm::IcebergValidator,
-    Arm::DeltaPlain,
-    Arm::Delta,
-];
+use spike::{Arm, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, SinkError, Target};
 
 const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
 
