@@ -85,7 +85,7 @@ fn bar_chart(path: &Path, title: &str, y_label: &str, run: &str, groups: &[Strin
     root.fill(&WHITE)?;
     let (body, footer) = root.split_vertically(HEIGHT - 24);
     footer.draw(&Text::new(format!("run: {run}"), (10, 4), ("sans-serif", 13).into_font().color(&BLACK.mix(0.7))))?;
-    let y_max = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(0.0f64, f64::max).max(1.0) * 1.15;
+    let y_max = series.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).fold(0.0f64, f64::max).max(1.0) * 1.15;
     let mut chart = ChartBuilder::on(&body)
         .caption(title, ("sans-serif", 18))
         .margin(12)
@@ -107,13 +107,14 @@ fn bar_chart(path: &Path, title: &str, y_label: &str, run: &str, groups: &[Strin
         let colour = colour(s);
         let left = |g: usize| g as f64 + 0.1 + s as f64 * width;
         chart
-            .draw_series(values.iter().enumerate().map(|(g, v)| {
+            .draw_series(values.iter().enumerate().filter(|(_, v)| !v.is_nan()).map(|(g, v)| {
                 Rectangle::new([(left(g), 0.0), (left(g) + width * 0.9, *v)], colour.filled())
             }))?
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
-        // The value over every bar: a zero is a measurement, not a missing bar.
-        chart.draw_series(values.iter().enumerate().map(|(g, v)| {
+        // The value over every bar: a zero is a measurement; a combination not run (NaN) has
+        // neither bar nor value.
+        chart.draw_series(values.iter().enumerate().filter(|(_, v)| !v.is_nan()).map(|(g, v)| {
             Text::new(format!("{v:.0}"), (left(g) + width * 0.2, *v + y_max * 0.04), ("sans-serif", 11).into_font())
         }))?;
     }
@@ -250,7 +251,7 @@ fn duplicates(files: &[PathBuf], out: &Path) -> Result<(), String> {
     }
     let series: Vec<(String, Vec<f64>)> = by_catalog
         .into_iter()
-        .map(|(catalog, values)| (catalog, arms.iter().map(|a| values.get(a).copied().unwrap_or(0.0)).collect()))
+        .map(|(catalog, values)| (catalog, arms.iter().map(|a| values.get(a).copied().unwrap_or(f64::NAN)).collect()))
         .collect();
     let machine = RunInfo::now().machine;
     let run = format!("{} ({machine})", runs.join("; "));

@@ -101,6 +101,12 @@ fn read(path: &Path) -> Result<Soak, String> {
     if soak.rounds == 0 {
         return Err(format!("{}: no finished round", path.display()));
     }
+    if soak.run.is_null() {
+        // Rounds written before audits named their run: the run recorded beside the file.
+        let sidecar = format!("{}.run.json", path.display());
+        let text = std::fs::read_to_string(&sidecar).map_err(|e| format!("{}: rounds name no run, and {sidecar}: {e}", path.display()))?;
+        soak.run = serde_json::from_str(&text).map_err(|e| format!("{sidecar}: {e}"))?;
+    }
     Ok(soak)
 }
 
@@ -119,7 +125,8 @@ impl Soak {
         match (parts.next(), parts.next()) {
             (Some(build), Some(catalog)) => (arm, build, catalog),
             (Some(catalog), None) => (arm, "", catalog),
-            _ => (arm, "", ""),
+            // Delta's targets name no catalog: its log is on the local file system.
+            _ => (arm, "", "local-fs"),
         }
     }
 
