@@ -217,3 +217,14 @@ fn main() -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::left_behind;
+
+    #[test]
+    fn left_behind_reads_the_summary_leftovers_writes() {
+        assert_eq!(left_behind("330 files, 1032319 bytes (122 data, 94 manifest)"), (330, 1_032_319));
+        assert_eq!(left_behind("none"), (0, 0));
+    }
+}
