@@ -32,7 +32,6 @@ struct Soak {
     target: String,
     goal: u64,
     rounds: u64,
-    finished_rounds: u64,
     seconds: f64,
     run: Value,
     sums: BTreeMap<&'static str, u64>,
@@ -78,7 +77,6 @@ fn read(path: &Path) -> Result<Soak, String> {
             continue;
         }
         soak.rounds += 1;
-        soak.finished_rounds += u64::from(value["finished"].as_bool() == Some(true));
         soak.seconds += value["seconds"].as_f64().unwrap_or(0.0);
         if !value["run"].is_null() {
             soak.run = value["run"].clone();
