@@ -31,13 +31,15 @@ Two modes:
         it there (`Hooks`, `HeldWindow`), deterministically.
 
     peer.py stress-worker ARM LOCATION --app APP --epochs N --rows R --id K --logs DIR
-                          --max-errors M --ready FILE --start FILE
+                          --max-errors M --ready FILE --start FILE [--turns W]
         One writer process of a `stress` run (spike/src/stress/peers.rs): creates the ready file
         once its library is imported and its catalog open, waits for the start file (the
         parent's signal that the Rust writers were started too), then from the table's committed
         epoch (replayed) to N, each epoch until told committed or already committed, errors backing
         off and retrying; logs the same events as spike/src/stress/worker.rs into
-        DIR/writer-K.jsonl.
+        DIR/writer-K.jsonl. With --turns W (the run's W Rust writers are DIR/writer-0..W-1), it
+        tries an epoch that is the Rust writers' turn (epoch % 3 == 2) only once one of them has
+        logged an answer at that epoch or a later one: spike/src/stress/turns.rs, the other half.
 
 The error kinds are those of the Rust `SinkError` (`TableNotFound`, `SchemaMismatch`,
 `CatalogUnavailable`, `OutcomeUnknown`, `Conflict`, `Iceberg`, `Delta`, ...).
@@ -366,7 +368,25 @@ def serve(arm, location_json):
 # stress-worker: one writer process of a mixed race
 
 
-def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready, start):
+def rust_turn_ended(logs, writers, epoch):
+    """Whether a Rust writer logged an answer at `epoch` or later (spike/src/stress/turns.rs)."""
+    for rust in range(writers):
+        try:
+            with open(os.path.join(logs, f"writer-{rust}.jsonl")) as f:
+                lines = f.read().splitlines()
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:  # a line cut by a kill
+                continue
+            if "told" in event and event["epoch"] >= epoch:
+                return True
+    return False
+
+
+def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready, start, turns):
     peer = open_peer(arm, location_json)
     open(ready, "w").close()
     while not os.path.exists(start):
@@ -390,6 +410,8 @@ def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_error
     epoch = committed or 1
     attempt = 0
     while epoch <= epochs:
+        while turns is not None and epoch % 3 == 2 and not rust_turn_ended(logs, turns, epoch):
+            time.sleep(0.01)
         attempt += 1
         event = {"writer": writer, "app": app, "epoch": epoch,
                  "batch": f"w{writer}-p{os.getpid()}-e{epoch}-a{attempt}", "at_ms": now_ms()}
@@ -426,7 +448,7 @@ def main(argv):
         flags = dict(zip(argv[4::2], argv[5::2]))
         return stress_worker(arm, location, flags["--app"], int(flags["--epochs"]), int(flags["--rows"]),
                              int(flags["--id"]), flags["--logs"], int(flags["--max-errors"]), flags["--ready"],
-                             flags["--start"])
+                             flags["--start"], int(flags["--turns"]) if "--turns" in flags else None)
     raise SystemExit(f"usage: peer.py serve|stress-worker ARM LOCATION ...: unknown mode {mode}")
 
 

@@ -9,7 +9,7 @@
 //! ```text
 //! stress [--writers 8] [--epochs 30] [--kills 12] [--fault-rate 0.03] [--seconds 300]
 //!        [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
-//!        [--seed N] [--arm NAME]... [--peer NAME]... [--catalog sqlite|postgres|rest]
+//!        [--seed N] [--arm NAME]... [--peer NAME]... [--turns] [--catalog sqlite|postgres|rest]
 //!        [--keep DIR] [--json]
 //! ```
 //!
@@ -20,7 +20,9 @@
 //! round in `DIR/<arm>/soak.jsonl` (DIR from `--keep`, else a temporary directory).
 //! `--peer NAME` (repeatable: one process each) adds a writer of another implementation to
 //! every arm's race (`pyiceberg-naive`, `pyiceberg-owned-loop` on Iceberg arms; `deltalake-python`
-//! on `delta`): a mixed race on one table, one app (`spike::stress`, `spike::peer`).
+//! on `delta`): a mixed race on one table, one app (`spike::stress`, `spike::peer`). `--turns`
+//! makes the two sides take turns at trying epochs first, every third epoch a free race, so that
+//! neither side's speed decides whether the race mixes (`spike/src/stress/turns.rs`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +35,7 @@ use spike::{Arm, CatalogKind};
 
 const USAGE: &str = "usage: stress [--writers N] [--epochs N] [--kills N] [--fault-rate P] [--seconds N]
               [--storage-faults P] [--server-kills N] [--proxy-faults P] [--attempts N]
-              [--seed N] [--arm NAME]... [--peer NAME]... [--catalog sqlite|postgres|rest]
+              [--seed N] [--arm NAME]... [--peer NAME]... [--turns] [--catalog sqlite|postgres|rest]
               [--keep DIR] [--json]";
 
 fn arm_named(name: &str) -> Result<Arm, String> {
@@ -64,6 +66,7 @@ fn defaults() -> StressOptions {
         deadline: Duration::from_secs(300),
         seed: 0x5eed,
         peers: vec![],
+        turns: false,
     }
 }
 
@@ -83,6 +86,8 @@ async fn worker(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--catalog-uri" => route.catalog_uri = Some(value(&mut args, "--catalog-uri")?),
             "--timeout-ms" => route.timeout = Some(Duration::from_millis(value(&mut args, "--timeout-ms")?)),
             "--id" => id = value(&mut args, "--id")?,
+            "--turns" => options.turns = true,
+            "--writers" => options.writers = value(&mut args, "--writers")?,
             other => return Err(format!("worker: unknown argument {other}")),
         }
     }
@@ -126,6 +131,7 @@ async fn main() -> ExitCode {
                     let name = value::<String>(&mut args, "--peer")?;
                     options.peers.push(Peer::named(&name).ok_or(format!("unknown peer {name}"))?);
                 }
+                "--turns" => options.turns = true,
                 "--catalog" => catalog = catalog_named(&value::<String>(&mut args, "--catalog")?)?,
                 "--keep" => {
                     // Absolute, because both formats turn table paths into `file:` URLs.

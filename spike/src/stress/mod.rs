@@ -18,6 +18,7 @@
 mod faults;
 pub mod history;
 mod peers;
+mod turns;
 mod worker;
 
 use std::collections::BTreeMap;
@@ -63,6 +64,8 @@ pub struct StressOptions {
     pub seed: u64,
     /// Peer writer processes, one per entry, racing the `writers` Rust ones ([`peers`]).
     pub peers: Vec<Peer>,
+    /// With peers: the two sides take turns at trying epochs first ([`turns`]).
+    pub turns: bool,
 }
 
 /// The HTTP timeout of writers behind the fault proxy: one of its faults holds a commit until
@@ -78,6 +81,8 @@ pub struct Audit {
     pub catalog: &'static str,
     /// The peer writers that raced the arm's, one entry per process.
     pub peers: Vec<&'static str>,
+    /// Whether the Rust writers and the peers took turns at trying epochs first ([`turns`]).
+    pub turns: bool,
     /// Whether every writer claims exactly-once: the arm and every peer.
     pub claims_exactly_once: bool,
     pub epochs: u64,
@@ -88,6 +93,9 @@ pub struct Audit {
     /// really took part.
     pub peer_attempts: usize,
     pub peer_committed: usize,
+    /// Epochs a Rust writer and a peer were attempting at the same moment (two answered
+    /// attempts whose spans overlap): how often the two implementations really contended.
+    pub mixed_epochs: usize,
     /// Swaps attempted but not won: Iceberg catalog `update_table` calls, Delta attempts at the
     /// log's next version. The writers really contended at least this often (an attempt whose
     /// process died before it logged is not counted).
@@ -151,6 +159,7 @@ impl Audit {
         self.attempts = attempts;
         self.peer_attempts += round.peer_attempts;
         self.peer_committed += round.peer_committed;
+        self.mixed_epochs += round.mixed_epochs;
         self.lost_swaps += round.lost_swaps;
         self.kills += round.kills;
         self.crashes += round.crashes;
@@ -184,10 +193,12 @@ impl Audit {
             String::new()
         } else {
             format!(
-                "with peers {} ({} attempts, {} committed): ",
+                "with peers {} ({} attempts, {} committed, {} epochs contended with a Rust writer{}): ",
                 self.peers.join(", "),
                 self.peer_attempts,
-                self.peer_committed
+                self.peer_committed,
+                self.mixed_epochs,
+                if self.turns { ", taking turns" } else { "" },
             )
         };
         format!(
@@ -259,6 +270,9 @@ pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions
             .args(["--fault-rate", &options.fault_rate.to_string()])
             .args(["--storage-faults", &options.storage_fault_rate.to_string()])
             .args(["--id", &id.to_string()]);
+        if options.turns {
+            command.args(["--turns", "--writers", &options.writers.to_string()]);
+        }
         if let Some(uri) = &route.catalog_uri {
             command.args(["--catalog-uri", uri]);
         }
@@ -390,6 +404,8 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         attempts: attempts.len(),
         peer_attempts: of_peers.len(),
         peer_committed: of_peers.iter().filter(|a| matches!(a.answer, Some((_, history::Told::Committed)))).count(),
+        mixed_epochs: mixed_epochs(&attempts, options.writers),
+        turns: options.turns && !options.peers.is_empty(),
         lost_swaps: updates.saturating_sub(outcomes.committed as u64),
         kills: 0,
         crashes: 0,
@@ -420,6 +436,26 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         seconds: 0.0,
         run: RunInfo::now(),
     })
+}
+
+/// Epochs in which an answered attempt of a Rust writer (id below `writers`) and one of a peer
+/// overlapped in time.
+fn mixed_epochs(attempts: &[history::Attempt], writers: usize) -> usize {
+    let span = |a: &history::Attempt| a.answer.as_ref().map(|(at, _)| (a.began_ms, *at));
+    let mut epochs: Vec<u64> = attempts
+        .iter()
+        .filter(|r| r.writer < writers)
+        .filter_map(|r| {
+            let (began, ended) = span(r)?;
+            let overlaps = attempts.iter().filter(|p| p.writer >= writers && p.epoch == r.epoch).any(|p| {
+                span(p).is_some_and(|(b, e)| b <= ended && began <= e)
+            });
+            overlaps.then_some(r.epoch)
+        })
+        .collect();
+    epochs.sort();
+    epochs.dedup();
+    epochs.len()
 }
 
 /// Runs `target` again and again, each round on a fresh table under `dir/round-N`, until the

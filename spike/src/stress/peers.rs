@@ -6,7 +6,8 @@
 //! committed or already committed, errors backing off), logging the same outcome history
 //! ([`super::history::Event`], the batch identity in every row's `payload`) into the same log
 //! directory under a writer id after the Rust writers', so that the audit and the outcome check
-//! cover it unchanged. The parent SIGKILLs peers like any writer; they have no failpoints.
+//! cover it unchanged. The parent SIGKILLs peers like any writer; they have no failpoints. With
+//! `turns`, a peer waits for the Rust writers' turn at an epoch as [`super::turns`] says.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,9 @@ pub fn command(peer: Peer, location: &TableLocation, options: &StressOptions, id
         .arg(dir.join(START))
         .stdout(Stdio::null())
         .stderr(stderr);
+    if options.turns {
+        command.args(["--turns", &options.writers.to_string()]);
+    }
     Ok(command)
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::history::{Event, Told};
+use super::turns::{self, Side};
 use super::{StressOptions, app};
 use crate::arms::Target;
 use crate::batch::{batch, unix_millis};
@@ -31,8 +32,9 @@ pub struct Route {
 }
 
 /// Arms the failpoints, then commits every epoch from the table's committed one (replayed) to
-/// the last, logging each attempt before it offers the batch and once it has the answer. Returns
-/// when every epoch is in the table.
+/// the last, logging each attempt before it offers the batch and once it has the answer (with
+/// `turns`, after waiting for the peers' turn at the epoch, [`turns`]). Returns when every epoch
+/// is in the table.
 ///
 /// Each writer also dies the first time it passes each failpoint (its crash log says which it
 /// already died at): every epoch's winning attempt passes all of them, so every step of a commit
@@ -88,6 +90,9 @@ pub async fn worker(target: Target, dir: &Path, options: &StressOptions, route: 
     let pid = std::process::id();
     let mut attempt = 0;
     while next <= options.epochs {
+        if options.turns {
+            turns::wait(&dir.join("logs"), options.writers, Side::Rust, next).await;
+        }
         attempt += 1;
         let mut event = Event {
             writer: id,
