@@ -404,7 +404,7 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         attempts: attempts.len(),
         peer_attempts: of_peers.len(),
         peer_committed: of_peers.iter().filter(|a| matches!(a.answer, Some((_, history::Told::Committed)))).count(),
-        mixed_epochs: mixed_epochs(&attempts, options.writers),
+        mixed_epochs: turns::contended_epochs(&attempts, options.writers),
         turns: options.turns && !options.peers.is_empty(),
         lost_swaps: updates.saturating_sub(outcomes.committed as u64),
         kills: 0,
@@ -436,26 +436,6 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
         seconds: 0.0,
         run: RunInfo::now(),
     })
-}
-
-/// Epochs in which an answered attempt of a Rust writer (id below `writers`) and one of a peer
-/// overlapped in time.
-fn mixed_epochs(attempts: &[history::Attempt], writers: usize) -> usize {
-    let span = |a: &history::Attempt| a.answer.as_ref().map(|(at, _)| (a.began_ms, *at));
-    let mut epochs: Vec<u64> = attempts
-        .iter()
-        .filter(|r| r.writer < writers)
-        .filter_map(|r| {
-            let (began, ended) = span(r)?;
-            let overlaps = attempts.iter().filter(|p| p.writer >= writers && p.epoch == r.epoch).any(|p| {
-                span(p).is_some_and(|(b, e)| b <= ended && began <= e)
-            });
-            overlaps.then_some(r.epoch)
-        })
-        .collect();
-    epochs.sort();
-    epochs.dedup();
-    epochs.len()
 }
 
 /// Runs `target` again and again, each round on a fresh table under `dir/round-N`, until the

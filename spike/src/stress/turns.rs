@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::history::Event;
+use super::history::{Attempt, Event};
 
 /// The two sides of a mixed race; writer ids below the run's Rust writer count are Rust.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,25 @@ fn ended(logs: &Path, writers: usize, side: Side, epoch: u64) -> bool {
     })
 }
 
+/// Epochs in which an answered attempt of a Rust writer (id below `writers`) and one of a peer
+/// were in flight at the same moment: how often the two implementations really contended,
+/// turns or not.
+pub fn contended_epochs(attempts: &[Attempt], writers: usize) -> usize {
+    let span = |a: &Attempt| a.answer.as_ref().map(|(at, _)| (a.began_ms, *at));
+    let mut epochs: Vec<u64> = attempts
+        .iter()
+        .filter(|rust| rust.writer < writers)
+        .filter_map(|rust| {
+            let (began, ended) = span(rust)?;
+            let peers = attempts.iter().filter(|p| p.writer >= writers && p.epoch == rust.epoch);
+            peers.filter_map(span).any(|(b, e)| b <= ended && began <= e).then_some(rust.epoch)
+        })
+        .collect();
+    epochs.sort();
+    epochs.dedup();
+    epochs.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +90,28 @@ mod tests {
 
     const BEGUN: &str = r#"{"writer":0,"app":"a","epoch":2,"batch":"b","at_ms":1}"#;
     const ANSWERED: &str = r#"{"writer":0,"app":"a","epoch":2,"batch":"b","at_ms":2,"told":"committed"}"#;
+
+    fn attempt(writer: usize, epoch: u64, began_ms: i64, answered: Option<i64>) -> Attempt {
+        let answer = answered.map(|at| (at, crate::stress::history::Told::Committed));
+        Attempt { writer, epoch, batch: format!("w{writer}-e{epoch}-{began_ms}"), began_ms, answer, updates: 1 }
+    }
+
+    #[test]
+    fn only_overlapping_answered_attempts_of_both_sides_contend() {
+        // Writers 0 and 1 are Rust, 2 a peer.
+        let attempts = [
+            attempt(0, 1, 10, Some(20)),
+            attempt(2, 1, 15, Some(30)), // overlaps writer 0 at epoch 1
+            attempt(1, 1, 12, Some(18)), // a second overlap at the same epoch counts once
+            attempt(0, 2, 40, Some(50)),
+            attempt(2, 2, 51, Some(60)), // after the Rust attempt ended
+            attempt(1, 3, 70, None),     // killed: no span
+            attempt(2, 3, 71, Some(80)),
+            attempt(0, 4, 90, Some(95)),
+            attempt(1, 4, 91, Some(99)), // two Rust writers: not a mix
+        ];
+        assert_eq!(contended_epochs(&attempts, 2), 1);
+    }
 
     #[test]
     fn every_side_goes_first_on_a_third_of_the_epochs() {
