@@ -40,7 +40,8 @@ pub fn between(trace: &str, begin: &str, end: &str) -> Option<Syscalls> {
         if line.contains(&end) {
             return Some(counts);
         }
-        let Some((tid, rest)) = line.split_once(' ') else { continue };
+        // strace pads the thread id to five columns: `9380  openat(...)`, `12345 openat(...)`.
+        let Some((tid, rest)) = line.split_once(' ').map(|(tid, rest)| (tid, rest.trim_start())) else { continue };
         let (name, args, result) = if rest.starts_with("<... ") {
             let Some((name, args)) = pending.remove(tid) else { continue };
             (name, args, result_of(rest))
@@ -109,6 +110,23 @@ mod tests {
         );
         let counts = between(&trace, "begin", "end").expect("both markers");
         assert_eq!(counts, Syscalls { fsyncs: 2, opens: 1, files_created: 1, bytes_written: 4099 });
+    }
+
+    #[test]
+    fn reads_thread_ids_of_any_width() {
+        // Below 10000, strace pads the id with a second space; every call was once lost there.
+        let trace = format!(
+            "9380  openat(AT_FDCWD, \"{begin}\", O_RDONLY) = -1 ENOENT (No such file or directory)\n\
+             9380  openat(AT_FDCWD, \"/t/a\", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666 <unfinished ...>\n\
+             12345 write(9</t/db>, \"ab\", 2) = 2\n\
+             9380  <... openat resumed>) = 7</t/a>\n\
+             9380  fsync(7</t/a>) = 0\n\
+             9380  openat(AT_FDCWD, \"{end}\", O_RDONLY) = -1 ENOENT (No such file or directory)\n",
+            begin = marker("begin"),
+            end = marker("end"),
+        );
+        let counts = between(&trace, "begin", "end").expect("both markers");
+        assert_eq!(counts, Syscalls { fsyncs: 1, opens: 1, files_created: 1, bytes_written: 2 });
     }
 
     #[test]
