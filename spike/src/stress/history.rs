@@ -8,6 +8,7 @@
 //! event only.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +57,22 @@ pub struct Event {
     pub loads: u64,
     #[serde(default)]
     pub updates: u64,
+}
+
+/// Writer `id`'s log in a run's log directory.
+pub fn log_file(logs: &Path, id: usize) -> PathBuf {
+    logs.join(format!("writer-{id}.jsonl"))
+}
+
+/// The writer whose log a file named `name` is, if it is a writer's log.
+pub fn log_writer(name: &str) -> Option<usize> {
+    name.strip_prefix("writer-")?.strip_suffix(".jsonl")?.parse().ok()
+}
+
+/// The events of one writer's log. A line cut by a kill is not an attempt anyone learned the
+/// outcome of: it is skipped.
+pub fn events(log: &str) -> impl Iterator<Item = Event> + '_ {
+    log.lines().filter_map(|line| serde_json::from_str(line).ok())
 }
 
 /// One attempt: its beginning, and its answer if the writer lived to get one.

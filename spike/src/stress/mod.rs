@@ -32,7 +32,7 @@ use serde::Serialize;
 
 pub use self::faults::PROXY_FAULTS;
 use self::faults::{ServerFaults, proxy_for};
-use self::history::{Check, Event, attempts, check};
+use self::history::{Check, attempts, check};
 pub use self::worker::{Route, worker};
 use crate::arms::{Arm, CatalogKind, Target};
 use crate::error::SinkError;
@@ -372,8 +372,7 @@ async fn audit(fixture: &Fixture, logs: &Path, options: &StressOptions, finished
                 *crashes_at.entry(at.to_string()).or_default() += 1;
             }
         } else {
-            // A line cut by a kill is not an attempt anyone learned the outcome of.
-            events.extend(text.lines().filter_map(|l| serde_json::from_str::<Event>(l).ok()));
+            events.extend(history::events(&text));
         }
     }
     let attempts = attempts(events);

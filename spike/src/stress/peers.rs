@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::history;
 use super::worker::MAX_CONSECUTIVE_ERRORS;
 use super::{StressOptions, app};
 use crate::arms::Target;
@@ -75,7 +76,7 @@ fn ready_file(dir: &Path, id: usize) -> PathBuf {
 /// (a Python writer takes a second or more to import its library, a Rust writer of the debug
 /// build a few hundred milliseconds to open its table).
 pub async fn start(dir: &Path, rust: Range<usize>, deadline: Duration) -> Result<(), SinkError> {
-    let begun = |id: usize| std::fs::metadata(dir.join("logs").join(format!("writer-{id}.jsonl"))).is_ok_and(|m| m.len() > 0);
+    let begun = |id: usize| std::fs::metadata(history::log_file(&dir.join("logs"), id)).is_ok_and(|m| m.len() > 0);
     wait_for(rust.into_iter().map(|id| (id, begun)), deadline, "writer never logged an attempt").await?;
     std::fs::write(dir.join(START), "").map_err(|e| SinkError::Corrupt(format!("{START}: {e}")))
 }

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::history::{Attempt, Event};
+use super::history::{self, Attempt};
 
 /// The two sides of a mixed race; writer ids below the run's Rust writer count are Rust.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,23 +41,14 @@ pub async fn wait(logs: &Path, writers: usize, side: Side, epoch: u64) {
     }
 }
 
-/// Whether a writer of `side` has logged the answer of an attempt at `epoch` or a later one. A
-/// line cut by a kill does not parse and counts for nothing.
+/// Whether a writer of `side` has logged the answer of an attempt at `epoch` or a later one.
 fn ended(logs: &Path, writers: usize, side: Side, epoch: u64) -> bool {
     let Ok(entries) = std::fs::read_dir(logs) else { return false };
     entries.flatten().any(|entry| {
-        let name = entry.file_name();
-        let Some(id) = name.to_str().and_then(|n| n.strip_prefix("writer-")?.strip_suffix(".jsonl")?.parse::<usize>().ok()) else {
-            return false;
-        };
-        if (id < writers) != (side == Side::Rust) {
-            return false;
-        }
-        std::fs::read_to_string(entry.path()).is_ok_and(|text| {
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<Event>(l).ok())
-                .any(|e| e.told.is_some() && e.epoch >= epoch)
-        })
+        let of_side = entry.file_name().to_str().and_then(history::log_writer).is_some_and(|id| (id < writers) == (side == Side::Rust));
+        of_side
+            && std::fs::read_to_string(entry.path())
+                .is_ok_and(|text| history::events(&text).any(|e| e.told.is_some() && e.epoch >= epoch))
     })
 }
 
@@ -85,7 +76,7 @@ mod tests {
     use super::*;
 
     fn log(dir: &Path, id: usize, lines: &[&str]) {
-        std::fs::write(dir.join(format!("writer-{id}.jsonl")), lines.join("\n")).unwrap();
+        std::fs::write(history::log_file(dir, id), lines.join("\n")).unwrap();
     }
 
     const BEGUN: &str = r#"{"writer":0,"app":"a","epoch":2,"batch":"b","at_ms":1}"#;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::history::{Event, Told};
+use super::history::{self, Event, Told};
 use super::turns::{self, Side};
 use super::{StressOptions, app};
 use crate::arms::Target;
@@ -77,7 +77,7 @@ pub async fn worker(target: Target, dir: &Path, options: &StressOptions, route: 
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join("logs").join(format!("writer-{id}.jsonl")))
+        .open(history::log_file(&dir.join("logs"), id))
         .map_err(|e| SinkError::Corrupt(e.to_string()))?;
     let app = app();
     let mut errors = Errors::default();
