@@ -2,7 +2,8 @@
 //! catalog allows: every epoch ends up in the table, exactly once for every arm that claims it,
 //! and no writer was given an answer the table contradicts. Runs the `stress` binary (bounded:
 //! 4 writers, 10 epochs, 4 SIGKILLs; each writer aborts the first time it passes each commit
-//! failpoint and with a 5% chance at every later pass; Iceberg writes fail 5% of the time; the
+//! failpoint and with a 5% chance at every later pass; Iceberg writes fail 5% of the time, and
+//! each writer process's first one until the writer has been told of a failure; the
 //! catalog server is killed and brought back twice; on `rest` the fault proxy hits 10% of the
 //! commits). A short run of each fault type, so that none can rot; the soak is `stress
 //! --attempts`. Then the mixed races: Rust writers and peer writers (`spike::peer`, Python

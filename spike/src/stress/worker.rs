@@ -38,7 +38,9 @@ pub struct Route {
 ///
 /// Each writer also dies the first time it passes each failpoint (its crash log says which it
 /// already died at): every epoch's winning attempt passes all of them, so every step of a commit
-/// kills a real process in every run that commits anything, whatever the dice do.
+/// kills a real process in every run that commits anything, whatever the dice do. Likewise, with
+/// storage faults, each writer process's first table-file write fails until the writer's log
+/// records an answer `Storage`: every run that writes anything injects one, whatever the dice do.
 pub async fn worker(target: Target, dir: &Path, options: &StressOptions, route: &Route, id: usize) -> Result<(), SinkError> {
     // A failpoint's panic must kill the process where it stands, like a crash does; it first
     // notes where, so that the audit can show every step was really reached.
@@ -62,11 +64,15 @@ pub async fn worker(target: Target, dir: &Path, options: &StressOptions, route: 
         fail::cfg(*point, &action).map_err(SinkError::Corrupt)?;
     }
     // A quarter of the injected storage failures leave half a file behind.
+    let log_path = history::log_file(&dir.join("logs"), id);
     if target.catalog.is_some() && options.storage_fault_rate > 0.0 {
         fail::cfg(STORAGE_PARTIAL, &format!("{}%return", percent(options.storage_fault_rate / 4.0)))
             .map_err(SinkError::Corrupt)?;
-        fail::cfg(STORAGE_ERROR, &format!("{}%return", percent(options.storage_fault_rate * 3.0 / 4.0)))
-            .map_err(SinkError::Corrupt)?;
+        let random = format!("{}%return", percent(options.storage_fault_rate * 3.0 / 4.0));
+        let told = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let once = !history::events(&told).any(|e| matches!(e.told, Some(Told::Error { kind }) if kind == "Storage"));
+        let action = if once { format!("1*return->{random}") } else { random };
+        fail::cfg(STORAGE_ERROR, &action).map_err(SinkError::Corrupt)?;
     }
     let fixture = Fixture::open(target, dir);
     let counts = Arc::new(CallCounts::default());
@@ -77,7 +83,7 @@ pub async fn worker(target: Target, dir: &Path, options: &StressOptions, route: 
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(history::log_file(&dir.join("logs"), id))
+        .open(&log_path)
         .map_err(|e| SinkError::Corrupt(e.to_string()))?;
     let app = app();
     let mut errors = Errors::default();
