@@ -19,7 +19,7 @@ Rust fixtures create (same schema, same catalogs, same summary keys and watermar
 Two modes:
 
     peer.py serve ARM LOCATION
-        One writer, driven over JSON lines on stdin/stdout by `spike/src/peer/` (PeerSink).
+        One writer, driven over JSON lines on stdin/stdout by `spike/harness/src/peer/` (PeerSink).
         LOCATION is the JSON of the Rust fixture's `TableLocation`. Prints {"ready": true}, then
         answers each request with one line: {"ok": VALUE} or {"error": {"kind", "message"}}.
         Requests: {"op": "commit", "app", "epoch", "batch": <Arrow IPC stream, hex>} (VALUE: the
@@ -32,14 +32,14 @@ Two modes:
 
     peer.py stress-worker ARM LOCATION --app APP --epochs N --rows R --id K --logs DIR
                           --max-errors M --ready FILE --start FILE [--turns W]
-        One writer process of a `stress` run (spike/src/stress/peers.rs): creates the ready file
+        One writer process of a `stress` run (spike/lab/src/stress/peers.rs): creates the ready file
         once its library is imported and its catalog open, waits for the start file (the
         parent's signal that the Rust writers were started too), then from the table's committed
         epoch (replayed) to N, each epoch until told committed or already committed, errors backing
-        off and retrying; logs the same events as spike/src/stress/worker.rs into
+        off and retrying; logs the same events as spike/lab/src/stress/worker.rs into
         DIR/writer-K.jsonl. With --turns W (the run's W Rust writers are DIR/writer-0..W-1), it
         tries an epoch that is the Rust writers' turn (epoch % 3 == 2) only once one of them has
-        logged an answer at that epoch or a later one: spike/src/stress/turns.rs, the other half.
+        logged an answer at that epoch or a later one: spike/lab/src/stress/turns.rs, the other half.
 
 The error kinds are those of the Rust `SinkError` (`TableNotFound`, `SchemaMismatch`,
 `CatalogUnavailable`, `OutcomeUnknown`, `Conflict`, `Iceberg`, `Delta`, ...).
@@ -55,7 +55,7 @@ import pyarrow as pa
 APP_ID_KEY = "barrier.app-id"
 EPOCH_KEY = "barrier.epoch"
 WATERMARK_PREFIX = "barrier.watermark."
-# The owned loops' bounds, as spike/src/retry.rs sets them for the Rust arms.
+# The owned loops' bounds, as spike/sink/src/retry.rs sets them for the Rust arms.
 MAX_ATTEMPTS = 200
 
 
@@ -229,7 +229,7 @@ def without_library_retry(table):
 def iceberg_committed_epoch(table, app):
     """The larger of the app's watermark property and the epoch of its newest snapshot on main's
     ancestry (the walk stops there, or where expiry cut the ancestry), as
-    spike/src/iceberg/epoch.rs reads them."""
+    spike/iceberg/src/common/epoch.rs reads them."""
     watermark = table.metadata.properties.get(WATERMARK_PREFIX + app)
     walked = None
     snapshot = table.current_snapshot()
@@ -369,7 +369,7 @@ def serve(arm, location_json):
 
 
 def rust_turn_ended(logs, writers, epoch):
-    """Whether a Rust writer logged an answer at `epoch` or later (spike/src/stress/turns.rs)."""
+    """Whether a Rust writer logged an answer at `epoch` or later (spike/lab/src/stress/turns.rs)."""
     for rust in range(writers):
         try:
             with open(os.path.join(logs, f"writer-{rust}.jsonl")) as f:

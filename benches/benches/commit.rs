@@ -2,11 +2,10 @@
 //! suite and the two floors, on every catalog, at table histories of 1, 100, 1000 and 10000
 //! snapshots (Delta to 1000).
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use barrier_benches::{Seeded, app, io_criterion, record_round_trips, runtime};
-use spike::suite::BATCH_ROWS;
-use spike::batch::batch;
-use spike::Target;
+use barrier_harness::batch::{BATCH_ROWS, batch};
+use barrier_harness::{CatalogKind, Target};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
 
@@ -18,11 +17,11 @@ fn bench(c: &mut Criterion) {
     let rt = runtime();
     let mut group = c.benchmark_group("commit");
     for history in HISTORIES {
-        for target in barrier_benches::ARMS.into_iter().flat_map(Target::of) {
-            if target.catalog.is_none() && history > DELTA_MAX_HISTORY {
+        for target in barrier_benches::ARMS.into_iter().flat_map(|arm| Target::on(arm, &CatalogKind::embedded())) {
+            if target.catalog().is_none() && history > DELTA_MAX_HISTORY {
                 continue;
             }
-            let id = format!("{}/{}/{history}", target.arm.name(), target.catalog_name());
+            let id = format!("{}/{}/{history}", target.arm().name(), target.catalog_name());
             let seeded = rt.block_on(Seeded::new(target, history));
             let mut commits = 0;
             group.bench_function(&id, |b| {
@@ -31,12 +30,7 @@ fn bench(c: &mut Criterion) {
                     let epoch = seeded.epoch();
                     let app = app();
                     let writer = &seeded.writer;
-                    async move {
-                        writer
-                            .commit(&app, epoch, batch(0, BATCH_ROWS, "bench"))
-                            .await
-                            .expect("commit")
-                    }
+                    async move { writer.commit(&app, epoch, batch(0, BATCH_ROWS, "bench")).await.expect("commit") }
                 })
             });
             record_round_trips(&format!("commit/{id}"), &seeded.counts, commits);

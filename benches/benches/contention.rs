@@ -7,11 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use barrier_benches::{io_criterion, record_round_trips, runtime};
+use barrier_harness::batch::{BATCH_ROWS, batch};
+use barrier_harness::{CatalogKind, Fixture, IcebergArm, Target};
+use barrier_sink::{AppId, CallCounts, CommitOutcome, CommitSink, Epoch};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use spike::batch::batch;
-use spike::hooks::CallCounts;
-use spike::suite::BATCH_ROWS;
-use spike::{AppId, Arm, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, Target};
 
 const WRITERS: [usize; 4] = [1, 2, 4, 8];
 
@@ -24,9 +23,9 @@ struct Writers {
 }
 
 impl Writers {
-    async fn new(arm: Arm, n: usize) -> Self {
+    async fn new(arm: IcebergArm, n: usize) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let target = Target { arm, catalog: Some(CatalogKind::Sqlite) };
+        let target = Target::Iceberg(arm, CatalogKind::Sqlite);
         let fixture = Fixture::create(target, dir.path()).await.expect("fixture");
         let counts = Arc::new(CallCounts::default());
         let mut sinks = vec![];
@@ -34,13 +33,7 @@ impl Writers {
             let sink = fixture.counting_writer(Arc::clone(&counts)).await.expect("writer");
             sinks.push(Arc::from(sink));
         }
-        Self {
-            _dir: dir,
-            sinks,
-            counts,
-            epoch: AtomicU64::new(1),
-            commits: AtomicU64::new(0),
-        }
+        Self { _dir: dir, sinks, counts, epoch: AtomicU64::new(1), commits: AtomicU64::new(0) }
     }
 
     /// One round: every writer offers one batch at once.
@@ -52,8 +45,8 @@ impl Writers {
             .enumerate()
             .map(|(i, sink)| {
                 let sink = Arc::clone(sink);
-                let app = AppId::new(if shared { "shared".to_string() } else { format!("writer-{i}") })
-                    .expect("not empty");
+                let app =
+                    AppId::new(if shared { "shared".to_string() } else { format!("writer-{i}") }).expect("not empty");
                 tokio::spawn(async move { sink.commit(&app, epoch, batch(0, BATCH_ROWS, "bench")).await })
             })
             .collect();
@@ -72,7 +65,7 @@ fn bench(c: &mut Criterion) {
     for arm in barrier_benches::iceberg_arms() {
         for writers in WRITERS {
             for shared in [false, true] {
-                let id = format!("{}/{writers}{}", arm.name(), if shared { "/shared" } else { "" });
+                let id = format!("{}/{writers}{}", arm.spec().name, if shared { "/shared" } else { "" });
                 let bench = rt.block_on(Writers::new(arm, writers));
                 group.throughput(Throughput::Elements(writers as u64));
                 group.bench_function(&id, |b| b.to_async(&rt).iter(|| bench.round(shared)));

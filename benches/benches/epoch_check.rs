@@ -2,9 +2,9 @@
 //! metadata already in memory, as the history grows and as other apps interleave their commits;
 //! `epoch_check_full_scan/<history>` is the same answer from every snapshot.
 
+use barrier_iceberg::stock::{committed_epoch, committed_epoch_full_scan, synthetic_history};
+use barrier_sink::AppId;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use spike::AppId;
-use spike::stock::common::{committed_epoch, committed_epoch_full_scan, synthetic_history};
 
 fn bench(c: &mut Criterion) {
     let app = AppId::new("app-0").expect("not empty");

@@ -12,30 +12,33 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use barrier_harness::{Arm, DeltaArm, Fixture, IcebergArm, Target};
+use barrier_iceberg::storage_io::StorageIo;
+use barrier_sink::{AppId, CallCounts, CommitSink, Epoch};
 use criterion::Criterion;
 use serde::{Deserialize, Serialize};
-use spike::hooks::CallCounts;
-use spike::storage_io::StorageIo;
-use spike::{AppId, Arm, Build, CommitSink, Epoch, Fixture, Target};
 
 use crate::syscalls::Syscalls;
 
 /// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
 /// arms), in the order the tables print them: the suite's arms on the stock build.
 pub const ARMS: [Arm; 8] = [
-    Arm::IcebergUnguarded,
-    Arm::IcebergNaive(Build::Stock),
-    Arm::IcebergCatalogGuard,
-    Arm::IcebergAction,
-    Arm::IcebergRequirement,
-    Arm::IcebergValidator,
-    Arm::DeltaPlain,
-    Arm::Delta,
+    Arm::Iceberg(IcebergArm::Unguarded),
+    Arm::Iceberg(IcebergArm::NaiveStock),
+    Arm::Iceberg(IcebergArm::CatalogGuard),
+    Arm::Iceberg(IcebergArm::Action),
+    Arm::Iceberg(IcebergArm::Requirement),
+    Arm::Iceberg(IcebergArm::Validator),
+    Arm::Delta(DeltaArm::DeltaPlain),
+    Arm::Delta(DeltaArm::Delta),
 ];
 
 /// The Iceberg arms of [`ARMS`]: those that commit through a catalog.
-pub fn iceberg_arms() -> impl Iterator<Item = Arm> {
-    ARMS.into_iter().filter(|arm| !matches!(arm, Arm::Delta | Arm::DeltaPlain))
+pub fn iceberg_arms() -> impl Iterator<Item = IcebergArm> {
+    ARMS.into_iter().filter_map(|arm| match arm {
+        Arm::Iceberg(arm) => Some(arm),
+        Arm::Delta(_) => None,
+    })
 }
 
 /// The app every benchmark commits as.
@@ -44,11 +47,7 @@ pub fn app() -> AppId {
 }
 
 pub fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime")
 }
 
 /// Few samples of I/O-bound commits: enough for a median and its interval on a shared 2-core
@@ -77,12 +76,7 @@ impl Seeded {
         fixture.seed_history(&app(), history).await.expect("seed history");
         let counts = Arc::new(CallCounts::default());
         let writer = fixture.counting_writer(Arc::clone(&counts)).await.expect("writer");
-        Self {
-            dir,
-            writer,
-            counts,
-            next_epoch: AtomicU64::new(history + 1),
-        }
+        Self { dir, writer, counts, next_epoch: AtomicU64::new(history + 1) }
     }
 
     pub fn epoch(&self) -> Epoch {

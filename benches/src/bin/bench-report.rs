@@ -52,9 +52,8 @@ fn load(dir: &Path, found: &mut BTreeMap<String, (Estimate, SystemTime)>) {
         lower: median["confidence_interval"]["lower_bound"].as_f64().expect("lower"),
         upper: median["confidence_interval"]["upper_bound"].as_f64().expect("upper"),
     };
-    let written = std::fs::metadata(dir.join("new/estimates.json"))
-        .and_then(|m| m.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH);
+    let written =
+        std::fs::metadata(dir.join("new/estimates.json")).and_then(|m| m.modified()).unwrap_or(SystemTime::UNIX_EPOCH);
     found.insert(meta["full_id"].as_str().expect("full_id").to_string(), (estimate, written));
 }
 
@@ -67,11 +66,18 @@ fn human(ns: f64) -> String {
     }
 }
 
+/// Criterion's saved estimates as one table of medians with their ratios to the floors, beside
+/// the round trips and `instructions`' exact counts.
+#[derive(clap::Parser)]
+#[command(name = "bench-report")]
+struct Cli {
+    /// Where Criterion saved its estimates (default: target/criterion).
+    dir: Option<PathBuf>,
+}
+
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| round_trips_file().parent().expect("criterion dir").to_path_buf());
+    let cli: Cli = clap::Parser::parse();
+    let dir = cli.dir.unwrap_or_else(|| round_trips_file().parent().expect("criterion dir").to_path_buf());
     let mut found = BTreeMap::new();
     load(&dir, &mut found);
     let counts: Vec<CommitCount> = std::fs::read_to_string(commit_counts_file())
@@ -95,9 +101,7 @@ fn main() {
         }
     }
     let times: Vec<_> = found.values().map(|(_, t)| *t).collect();
-    let stamp = |t: &SystemTime| {
-        t.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-    };
+    let stamp = |t: &SystemTime| t.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let commit = std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()

@@ -16,11 +16,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use barrier_harness::run::RunInfo;
 use plotters::prelude::*;
 use serde_json::Value;
-use spike::run::RunInfo;
-
-const USAGE: &str = "usage: charts [--criterion DIR] [--instructions FILE] [--stress FILE]... [--out DIR]";
 
 const WIDTH: u32 = 900;
 const HEIGHT: u32 = 520;
@@ -48,7 +46,14 @@ fn colour(i: usize) -> RGBColor {
 type Drawn = Result<(), Box<dyn std::error::Error>>;
 
 /// Lines on a log-x axis (the x values are counts that double: writers, history sizes).
-fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, run: &str, panels: &[(&str, Vec<Line>)]) -> Drawn {
+fn line_chart(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    run: &str,
+    panels: &[(&str, Vec<Line>)],
+) -> Drawn {
     let root = SVGBackend::new(path, (WIDTH, HEIGHT * panels.len() as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let (body, footer) = root.split_vertically(HEIGHT * panels.len() as u32 - 24);
@@ -80,12 +85,21 @@ fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, run: &str,
 }
 
 /// Bars per group (arms), one bar per series (catalogs) in each.
-fn bar_chart(path: &Path, title: &str, y_label: &str, run: &str, groups: &[String], series: &[(String, Vec<f64>)]) -> Drawn {
+fn bar_chart(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    run: &str,
+    groups: &[String],
+    series: &[(String, Vec<f64>)],
+) -> Drawn {
     let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let (body, footer) = root.split_vertically(HEIGHT - 24);
     footer.draw(&Text::new(format!("run: {run}"), (10, 4), ("sans-serif", 13).into_font().color(&BLACK.mix(0.7))))?;
-    let y_max = series.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).fold(0.0f64, f64::max).max(1.0) * 1.15;
+    let y_max =
+        series.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).fold(0.0f64, f64::max).max(1.0)
+            * 1.15;
     let mut chart = ChartBuilder::on(&body)
         .caption(title, ("sans-serif", 18))
         .margin(12)
@@ -107,9 +121,13 @@ fn bar_chart(path: &Path, title: &str, y_label: &str, run: &str, groups: &[Strin
         let colour = colour(s);
         let left = |g: usize| g as f64 + 0.1 + s as f64 * width;
         chart
-            .draw_series(values.iter().enumerate().filter(|(_, v)| !v.is_nan()).map(|(g, v)| {
-                Rectangle::new([(left(g), 0.0), (left(g) + width * 0.9, *v)], colour.filled())
-            }))?
+            .draw_series(
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| !v.is_nan())
+                    .map(|(g, v)| Rectangle::new([(left(g), 0.0), (left(g) + width * 0.9, *v)], colour.filled())),
+            )?
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
         // The value over every bar: a zero is a measurement; a combination not run (NaN) has
@@ -170,7 +188,9 @@ fn throughput(dir: &Path, out: &Path, run: &str) -> Result<(), String> {
     let mut panels: BTreeMap<bool, BTreeMap<String, Vec<(f64, f64)>>> = BTreeMap::new();
     for (id, median_ns, elements) in criterion(dir, "contention/")? {
         let parts: Vec<&str> = id.split('/').collect();
-        let (Some(arm), Some(writers)) = (parts.get(1), parts.get(2).and_then(|w| w.parse::<f64>().ok())) else { continue };
+        let (Some(arm), Some(writers)) = (parts.get(1), parts.get(2).and_then(|w| w.parse::<f64>().ok())) else {
+            continue;
+        };
         let shared = parts.get(3) == Some(&"shared");
         let per_second = elements / (median_ns / 1e9);
         panels.entry(shared).or_default().entry(arm.to_string()).or_default().push((writers, per_second));
@@ -179,15 +199,27 @@ fn throughput(dir: &Path, out: &Path, run: &str) -> Result<(), String> {
         return Err(format!("no contention/* estimates under {}", dir.display()));
     }
     let lines = |shared| -> Vec<Line> {
-        panels.get(&shared).into_iter().flatten().map(|(name, points)| {
-            let mut points = points.clone();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Line { name: name.clone(), points }
-        }).collect()
+        panels
+            .get(&shared)
+            .into_iter()
+            .flatten()
+            .map(|(name, points)| {
+                let mut points = points.clone();
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                Line { name: name.clone(), points }
+            })
+            .collect()
     };
     let panels = [(": each writer its own app", lines(false)), (": all offering one (app, epoch)", lines(true))];
-    line_chart(&out.join("throughput.svg"), "Throughput on sqlite", "writers", "batches offered per second", run, &panels)
-        .map_err(|e| e.to_string())
+    line_chart(
+        &out.join("throughput.svg"),
+        "Throughput on sqlite",
+        "writers",
+        "batches offered per second",
+        run,
+        &panels,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `instructions.svg` from the counts `instructions --out` writes (JSON lines, one per
@@ -200,11 +232,17 @@ fn instructions(path: &Path, out: &Path) -> Result<(), String> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let count: Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", path.display()))?;
         let id = count["id"].as_str().unwrap_or_default();
-        let fewest = count["instructions"].as_array().into_iter().flatten().filter_map(Value::as_f64).fold(f64::MAX, f64::min);
+        let fewest =
+            count["instructions"].as_array().into_iter().flatten().filter_map(Value::as_f64).fold(f64::MAX, f64::min);
         let parts: Vec<&str> = id.split('/').collect();
         let [_, arm, catalog, history] = parts[..] else { continue };
         let (Ok(history), true) = (history.parse::<f64>(), fewest < f64::MAX) else { continue };
-        by_catalog.entry(catalog.to_string()).or_default().entry(arm.to_string()).or_default().push((history, fewest / 1e6));
+        by_catalog
+            .entry(catalog.to_string())
+            .or_default()
+            .entry(arm.to_string())
+            .or_default()
+            .push((history, fewest / 1e6));
     }
     let panels: Vec<(String, Vec<Line>)> = by_catalog
         .into_iter()
@@ -219,9 +257,19 @@ fn instructions(path: &Path, out: &Path) -> Result<(), String> {
             (format!(": {catalog}"), lines)
         })
         .collect();
-    let panels: Vec<(&str, Vec<Line>)> = panels.iter().map(|(t, l)| (t.as_str(), l.iter().map(|l| Line { name: l.name.clone(), points: l.points.clone() }).collect())).collect();
-    line_chart(&out.join("instructions.svg"), "Instructions per commit", "snapshots of history", "million instructions", &run, &panels)
-        .map_err(|e| e.to_string())
+    let panels: Vec<(&str, Vec<Line>)> = panels
+        .iter()
+        .map(|(t, l)| (t.as_str(), l.iter().map(|l| Line { name: l.name.clone(), points: l.points.clone() }).collect()))
+        .collect();
+    line_chart(
+        &out.join("instructions.svg"),
+        "Instructions per commit",
+        "snapshots of history",
+        "million instructions",
+        &run,
+        &panels,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `duplicates.svg` from `stress --json` outputs (arrays of audits).
@@ -238,7 +286,9 @@ fn duplicates(files: &[PathBuf], out: &Path) -> Result<(), String> {
                 runs.push(label);
             }
             let arm = match audit["build"].as_str() {
-                Some(build @ ("stock" | "patched")) if audit["arm"] == "iceberg-naive" => format!("iceberg-naive ({build})"),
+                Some(build @ ("stock" | "patched")) if audit["arm"] == "iceberg-naive" => {
+                    format!("iceberg-naive ({build})")
+                }
                 _ => audit["arm"].as_str().unwrap_or_default().to_string(),
             };
             let catalog = audit["catalog"].as_str().unwrap_or_default().to_string();
@@ -255,30 +305,41 @@ fn duplicates(files: &[PathBuf], out: &Path) -> Result<(), String> {
         .collect();
     let machine = RunInfo::now().machine;
     let run = format!("{} ({machine})", runs.join("; "));
-    bar_chart(&out.join("duplicates.svg"), "Duplicates per 1000 attempts, stress and soak runs", "duplicates per 1000 attempts", &run, &arms, &series)
-        .map_err(|e| e.to_string())
+    bar_chart(
+        &out.join("duplicates.svg"),
+        "Duplicates per 1000 attempts, stress and soak runs",
+        "duplicates per 1000 attempts",
+        &run,
+        &arms,
+        &series,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Draws the figures FINDINGS.md shows beside its tables, from a run's saved results, as SVG.
+#[derive(clap::Parser)]
+#[command(name = "charts")]
+struct Cli {
+    /// Criterion's estimates (`contention/*`): throughput.svg.
+    #[arg(long, value_name = "DIR")]
+    criterion: Option<PathBuf>,
+    /// The run the Criterion estimates came from, as the chart names it.
+    #[arg(long, value_name = "RUN")]
+    criterion_run: Option<String>,
+    /// `instructions --out`'s counts: instructions.svg.
+    #[arg(long, value_name = "FILE")]
+    instructions: Option<PathBuf>,
+    /// `stress --json` (or `soak-report --json`) output, repeatable: duplicates.svg.
+    #[arg(long = "stress", value_name = "FILE")]
+    stress_files: Vec<PathBuf>,
+    /// Where the charts go.
+    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/charts"))]
+    out: PathBuf,
 }
 
 fn main() -> std::process::ExitCode {
-    let mut args = std::env::args().skip(1);
-    let (mut criterion_dir, mut instructions_file, mut stress_files) = (None, None, vec![]);
-    let mut out = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/charts"));
-    let mut run_label = None;
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().map(PathBuf::from).ok_or(format!("{flag} needs a value"));
-        let parsed = match flag.as_str() {
-            "--criterion" => value().map(|v| criterion_dir = Some(v)),
-            "--criterion-run" => value().map(|v| run_label = Some(v.display().to_string())),
-            "--instructions" => value().map(|v| instructions_file = Some(v)),
-            "--stress" => value().map(|v| stress_files.push(v)),
-            "--out" => value().map(|v| out = v),
-            _ => Err(format!("unknown argument {flag}\n{USAGE}")),
-        };
-        if let Err(message) = parsed {
-            eprintln!("{message}");
-            return std::process::ExitCode::from(2);
-        }
-    }
+    let Cli { criterion: criterion_dir, criterion_run: run_label, instructions: instructions_file, stress_files, out } =
+        clap::Parser::parse();
     let mut failed = false;
     let mut report = |what: &str, result: Result<(), String>| match result {
         Ok(()) => eprintln!("charts: wrote {what}"),
@@ -292,7 +353,8 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     if let Some(dir) = &criterion_dir {
-        let run = run_label.clone().unwrap_or_else(|| "Criterion estimates under ".to_string() + &dir.display().to_string());
+        let run =
+            run_label.clone().unwrap_or_else(|| "Criterion estimates under ".to_string() + &dir.display().to_string());
         report("throughput.svg", throughput(dir, &out, &run));
     }
     if let Some(file) = &instructions_file {

@@ -30,13 +30,12 @@ use arrow_array::RecordBatch;
 use barrier_benches::callgrind;
 use barrier_benches::syscalls::{self, Syscalls};
 use barrier_benches::{ARMS, CommitCount, app, commit_counts_file, render_counts};
+use barrier_harness::batch::{BATCH_ROWS, batch};
+use barrier_harness::{Arm, CatalogKind, Fixture, IcebergArm, Target};
+use barrier_iceberg::storage_io::StorageIo;
+use barrier_sink::{CallCounts, CommitOutcome, CommitSink, Epoch, SinkError};
+use clap::Parser;
 use serde::{Deserialize, Serialize};
-use spike::arms::arm_named;
-use spike::batch::batch;
-use spike::hooks::CallCounts;
-use spike::storage_io::StorageIo;
-use spike::suite::BATCH_ROWS;
-use spike::{Arm, CatalogKind, CommitOutcome, CommitSink, Epoch, Fixture, SinkError, Target};
 
 const HISTORIES: [u64; 4] = [1, 100, 1000, 10000];
 
@@ -50,13 +49,49 @@ const PART: &std::ffi::CStr = c"commit";
 /// The epoch lookup whose calls inside a commit are counted (see `committed_epoch`'s comment).
 const LOOKUP: &str = "::epoch::committed_epoch";
 
+/// Exact counts of one commit of each arm and floor, side by side in one run: instructions
+/// (callgrind), system calls (strace), round trips and storage I/O.
+#[derive(Parser)]
+#[command(name = "instructions")]
+struct Cli {
+    /// Runs under callgrind per commit; the fewest instructions count.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+    /// Child processes at a time.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: u64,
+    /// The arms, comma-separated (default: every measured arm and floor).
+    #[arg(long, value_delimiter = ',', value_parser = arm_named)]
+    arms: Vec<Arm>,
+    /// The catalogs, comma-separated (default: the embedded ones).
+    #[arg(long, value_delimiter = ',', value_parser = catalog_named)]
+    catalogs: Vec<CatalogKind>,
+    /// The table histories, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = HISTORIES)]
+    histories: Vec<u64>,
+    /// Where the counts go, one JSON line per commit.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    /// Internal: the child that prepares a table and measures one commit.
+    #[arg(long, num_args = 3, value_names = ["ARM", "CATALOG", "HISTORY"], hide = true)]
+    child: Option<Vec<String>>,
+}
+
+fn arm_named(label: &str) -> Result<Arm, String> {
+    Arm::labelled(label).ok_or_else(|| format!("no arm {label}"))
+}
+
+fn catalog_named(name: &str) -> Result<CatalogKind, String> {
+    CatalogKind::named(name).ok_or_else(|| format!("no catalog {name}"))
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--child") {
-        child(&args[1..]);
+    let cli = Cli::parse();
+    if let Some(child_args) = &cli.child {
+        child(child_args);
         return;
     }
-    if let Err(e) = drive(&args) {
+    if let Err(e) = drive(&cli) {
         eprintln!("instructions: {e}");
         std::process::exit(1);
     }
@@ -74,8 +109,8 @@ struct ChildReport {
 /// `--child ARM CATALOG HISTORY`: prepares, commits once, then measures one commit.
 fn child(args: &[String]) {
     let [arm, catalog, history] = args else { panic!("--child ARM CATALOG HISTORY") };
-    let arm = arm_named(arm).unwrap_or_else(|| panic!("no arm {arm}"));
-    let target = Target { arm, catalog: CatalogKind::named(catalog) };
+    let arm = arm_named(arm).unwrap_or_else(|e| panic!("{e}"));
+    let target = Target::with_catalog(arm, catalog_named(catalog).unwrap_or(CatalogKind::Sqlite));
     let history: u64 = history.parse().expect("history is a number");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let dir = tempfile::tempdir().expect("temp dir");
@@ -138,56 +173,30 @@ struct Options {
 }
 
 impl Options {
-    fn parse(args: &[String]) -> Result<Self, String> {
-        let value = |flag: &str| -> Option<&str> {
-            args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(String::as_str)
-        };
-        let list = |flag: &str| value(flag).map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
-        let number = |flag: &str, default: usize| -> Result<usize, String> {
-            value(flag).map_or(Ok(default), |v| v.parse().map_err(|_| format!("{flag} {v}: not a number")))
-        };
-        let arms: Vec<Arm> = match list("--arms") {
-            None => ARMS.to_vec(),
-            Some(names) => names
-                .iter()
-                .map(|n| arm_named(n).ok_or_else(|| format!("no arm {n}")))
-                .collect::<Result<_, _>>()?,
-        };
-        let catalogs: Vec<CatalogKind> = match list("--catalogs") {
-            None => CatalogKind::ALL.to_vec(),
-            Some(names) => names
-                .iter()
-                .map(|n| CatalogKind::named(n).ok_or_else(|| format!("no catalog {n}")))
-                .collect::<Result<_, _>>()?,
-        };
-        let histories: Vec<u64> = match list("--histories") {
-            None => HISTORIES.to_vec(),
-            Some(values) => values
-                .iter()
-                .map(|v| v.parse().map_err(|_| format!("history {v}: not a number")))
-                .collect::<Result<_, _>>()?,
-        };
+    fn of(cli: &Cli) -> Self {
+        let arms = if cli.arms.is_empty() { ARMS.to_vec() } else { cli.arms.clone() };
+        let catalogs = if cli.catalogs.is_empty() { CatalogKind::embedded() } else { cli.catalogs.clone() };
         let mut targets = vec![];
-        for history in &histories {
+        for history in &cli.histories {
             for arm in &arms {
                 for target in Target::on(*arm, &catalogs) {
-                    if target.catalog.is_some() || *history <= DELTA_MAX_HISTORY {
+                    if target.catalog().is_some() || *history <= DELTA_MAX_HISTORY {
                         targets.push((target, *history));
                     }
                 }
             }
         }
-        Ok(Self {
-            runs: number("--runs", 3)?.max(1),
-            jobs: number("--jobs", 2)?.max(1),
+        Self {
+            runs: cli.runs as usize,
+            jobs: cli.jobs as usize,
             targets,
-            out: value("--out").map_or_else(commit_counts_file, std::path::PathBuf::from),
-        })
+            out: cli.out.clone().unwrap_or_else(commit_counts_file),
+        }
     }
 }
 
 fn id(target: Target, history: u64) -> String {
-    format!("commit/{}/{}/{history}", target.arm.name(), target.catalog_name())
+    format!("commit/{}/{}/{history}", target.arm().name(), target.catalog_name())
 }
 
 /// One child run: which target, and whether under callgrind or strace.
@@ -203,11 +212,11 @@ enum Found {
     Strace { syscalls: Syscalls },
 }
 
-fn drive(args: &[String]) -> Result<(), String> {
+fn drive(cli: &Cli) -> Result<(), String> {
     if !cfg!(target_arch = "x86_64") {
         return Err("the client requests are written for x86_64 only".into());
     }
-    let options = Options::parse(args)?;
+    let options = Options::of(cli);
     for tool in ["valgrind", "strace"] {
         Command::new(tool).arg("--version").output().map_err(|e| format!("{tool}: {e} (apt-get install {tool})"))?;
     }
@@ -272,7 +281,7 @@ fn drive(args: &[String]) -> Result<(), String> {
         }
     }
     for ((target, _), count) in options.targets.iter().zip(&counts) {
-        let checks = target.catalog.is_some() && target.arm != Arm::IcebergUnguarded;
+        let checks = target.catalog().is_some() && target.arm() != Arm::Iceberg(IcebergArm::Unguarded);
         if checks != (count.lookups > 0) {
             return Err(format!("{}: {} calls to {LOOKUP} in the profile", count.id, count.lookups));
         }
@@ -282,26 +291,18 @@ fn drive(args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(file.parent().expect("has parent")).map_err(|e| e.to_string())?;
     std::fs::write(&file, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", file.display()))?;
     // Beside the counts, the run they come from, for the tables and charts that quote them.
-    let run = serde_json::to_string(&spike::run::RunInfo::now()).expect("serializes");
+    let run = serde_json::to_string(&barrier_harness::run::RunInfo::now()).expect("serializes");
     let run_file = format!("{}.run.json", file.display());
     std::fs::write(&run_file, run).map_err(|e| format!("{run_file}: {e}"))?;
     print!("{}", render_counts(&counts));
-    eprintln!(
-        "instructions: {:.0} s; counts written to {}",
-        started.elapsed().as_secs_f64(),
-        file.display()
-    );
+    eprintln!("instructions: {:.0} s; counts written to {}", started.elapsed().as_secs_f64(), file.display());
     Ok(())
 }
 
 fn run_child(exe: &Path, target: Target, history: u64, run: Run) -> Result<Found, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let child_args = [
-        "--child".to_string(),
-        spike::arms::arm_label(target.arm),
-        target.catalog_name().to_string(),
-        history.to_string(),
-    ];
+    let child_args =
+        ["--child".to_string(), target.arm().label(), target.catalog_name().to_string(), history.to_string()];
     let profile = dir.path().join("callgrind.out");
     let trace = dir.path().join("strace.log");
     let mut command = match run {

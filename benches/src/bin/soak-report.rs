@@ -16,15 +16,9 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 
-const USAGE: &str = "usage: soak-report [--json] FILE...";
-
 /// The failpoints a writer process crashes at, in the commit's order.
-const STEPS: [&str; 4] = [
-    "barrier.after-data-files",
-    "barrier.before-swap",
-    "barrier.after-metadata-file",
-    "barrier.after-swap",
-];
+const STEPS: [&str; 4] =
+    ["barrier.after-data-files", "barrier.before-swap", "barrier.after-metadata-file", "barrier.after-swap"];
 
 /// One soak: its rounds' audits summed.
 #[derive(Default)]
@@ -102,7 +96,8 @@ fn read(path: &Path) -> Result<Soak, String> {
     if soak.run.is_null() {
         // Rounds written before audits named their run: the run recorded beside the file.
         let sidecar = format!("{}.run.json", path.display());
-        let text = std::fs::read_to_string(&sidecar).map_err(|e| format!("{}: rounds name no run, and {sidecar}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&sidecar)
+            .map_err(|e| format!("{}: rounds name no run, and {sidecar}: {e}", path.display()))?;
         soak.run = serde_json::from_str(&text).map_err(|e| format!("{sidecar}: {e}"))?;
     }
     Ok(soak)
@@ -129,7 +124,8 @@ impl Soak {
     }
 
     fn row(&self) -> String {
-        let crashes = STEPS.iter().map(|s| self.crashes_at.get(*s).copied().unwrap_or(0).to_string()).collect::<Vec<_>>();
+        let crashes =
+            STEPS.iter().map(|s| self.crashes_at.get(*s).copied().unwrap_or(0).to_string()).collect::<Vec<_>>();
         let minutes = self.seconds / 60.0;
         let stopped = if self.sum("attempts") < self.goal { " (stopped early)" } else { "" };
         format!(
@@ -176,15 +172,21 @@ impl Soak {
     }
 }
 
+/// The soak table FINDINGS.md quotes, from the `soak.jsonl` files `stress --attempts N --keep DIR`
+/// writes.
+#[derive(clap::Parser)]
+#[command(name = "soak-report")]
+struct Cli {
+    /// One merged audit per file, as JSON, in the shape of `stress --json`'s (for `charts --stress`).
+    #[arg(long)]
+    json: bool,
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<std::path::PathBuf>,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let json_out = args.iter().any(|a| a == "--json");
-    let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
-    if files.is_empty() || files.iter().any(|f| f.starts_with("--")) {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    }
-    let soaks = match files.iter().map(|f| read(Path::new(f))).collect::<Result<Vec<_>, _>>() {
+    let Cli { json: json_out, files } = clap::Parser::parse();
+    let soaks = match files.iter().map(|f| read(f)).collect::<Result<Vec<_>, _>>() {
         Ok(soaks) => soaks,
         Err(e) => {
             eprintln!("soak-report: {e}");

@@ -1,0 +1,420 @@
+//! The arms: every way of making the commit conditional this project measures, the floors that
+//! make none, and the peers measured beside them. One registry entry each, per format
+//! ([`DeltaArm`], [`IcebergArm`]); [`Arm`] is either.
+//!
+//! Adding an arm is its module in its format's crate (an Iceberg arm: a `CommitStrategy`) and its
+//! entry here: the suite's tests, `verdict`, the kill list, `stress` and the benchmarks take it
+//! from the registry.
+
+use std::fmt;
+
+pub use barrier_iceberg::Build;
+use barrier_iceberg::{Strategy, patched, stock};
+use barrier_sink::Footprint;
+
+use crate::catalogs::CatalogKind;
+use crate::registry::registry;
+use crate::scenario::Scenario;
+
+/// What an arm is for, and what writes its commits.
+pub enum Kind<S> {
+    /// An arm of the suite, `verdict` and `stress`: this project's sink. `column` is its title in
+    /// the kill list, if the kill list decides it.
+    Suite { sink: S, column: Option<&'static str> },
+    /// A benchmark floor: this project's sink with no check. Claims nothing; not in the suite.
+    Floor { sink: S },
+    /// Another implementation, in a Python process of its own (`interop/peer.py`), on a table
+    /// the Rust fixtures create: measured beside the arms, not in `verdict` or the kill list.
+    Peer(PeerSpec),
+}
+
+/// What the registry says of an arm.
+pub struct ArmSpec<S> {
+    /// As tests, `verdict`, the benchmarks and FINDINGS.md spell it.
+    pub name: &'static str,
+    /// Whether the arm claims at most one commit per `(app, epoch)` under races. The suite holds
+    /// every arm to its claim, and holds an arm that does not claim it to the duplicate it makes.
+    pub claims_exactly_once: bool,
+    pub kind: Kind<S>,
+}
+
+impl<S> ArmSpec<S> {
+    /// This project's sink for the arm; `None` for a peer, whose writers are its processes.
+    pub fn sink(&self) -> Option<&S> {
+        match &self.kind {
+            Kind::Suite { sink, .. } | Kind::Floor { sink } => Some(sink),
+            Kind::Peer(_) => None,
+        }
+    }
+}
+
+/// A peer: which Python library it commits with, where it can run, and what it cannot run.
+pub struct PeerSpec {
+    pub library: &'static str,
+    /// The catalogs another process's pyiceberg can reach a table on (`memory` is one process's;
+    /// PostgreSQL would need a driver the venv does not install). Empty for Delta.
+    pub catalogs: &'static [CatalogKind],
+    /// The scenarios it cannot run, and why. Every other one runs as on the Rust arms.
+    pub not_applicable: &'static [(Scenario, &'static str)],
+}
+
+/// This project's Delta sinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeltaSink {
+    /// With a `txn` action, checked on the snapshot it commits on.
+    Txn,
+    /// The same append with no `txn` and no check.
+    Plain,
+}
+
+const PEER_FAILPOINTS: (Scenario, &str) = (
+    Scenario::AbortedCommitLosesNothing,
+    "its failpoints are in the Rust write path; a peer dies by SIGKILL in the mixed race instead",
+);
+const PEER_OUTAGES: (Scenario, &str) = (
+    Scenario::CatalogUnavailable,
+    "its outages are made on a Rust writer's own catalog connection (a lock it takes, the fault proxy, its credentials)",
+);
+const PEER_PROXY: (Scenario, &str) =
+    (Scenario::LostResponse, "the fault proxy sits in front of the Rust writers' REST client only");
+
+const PYICEBERG: PeerSpec = PeerSpec {
+    library: "pyiceberg",
+    catalogs: &[CatalogKind::Sqlite, CatalogKind::Rest],
+    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
+};
+
+registry! {
+    /// The arms on Delta, whose log on the file system is its own catalog.
+    pub enum DeltaArm: ArmSpec<DeltaSink> {
+        /// The control: Delta's protocol has an action for exactly this, `txn (appId, version)`.
+        Delta => ArmSpec {
+            name: "delta",
+            claims_exactly_once: true,
+            kind: Kind::Suite { sink: DeltaSink::Txn, column: Some("Delta (`delta`, the control)") },
+        },
+        /// The benchmarks' floor for `delta`.
+        DeltaPlain => ArmSpec { name: "delta-plain", claims_exactly_once: false, kind: Kind::Floor { sink: DeltaSink::Plain } },
+        /// `write_deltalake` with a `txn` (`CommitProperties(app_transactions=...)`) on the table
+        /// the version was read from; on `CommitFailedError` it reloads and checks again.
+        DeltalakePython => ArmSpec {
+            name: "deltalake-python",
+            claims_exactly_once: true,
+            kind: Kind::Peer(PeerSpec {
+                library: "deltalake",
+                catalogs: &[],
+                not_applicable: &[
+                    PEER_OUTAGES,
+                    PEER_FAILPOINTS,
+                    PEER_PROXY,
+                    (Scenario::HeldAtSwap, "delta-rs attempts the log's next version inside its Rust commit, which no Python hook reaches"),
+                ],
+            }),
+        },
+    }
+}
+
+registry! {
+    /// The arms on Iceberg, each on a catalog.
+    pub enum IcebergArm: ArmSpec<Strategy> {
+        /// The original experiment's sink: checks on a loaded table, enforced by nothing.
+        NaiveStock => ArmSpec {
+            name: "iceberg-naive",
+            claims_exactly_once: false,
+            kind: Kind::Suite { sink: Strategy::Stock(&stock::Naive), column: Some("stock naive (`iceberg-naive`)") },
+        },
+        /// The check in the `load_table` of a `Catalog` decorator the transaction commits through.
+        CatalogGuard => ArmSpec {
+            name: "iceberg-catalog-guard",
+            claims_exactly_once: true,
+            kind: Kind::Suite {
+                sink: Strategy::Stock(&stock::CatalogGuard),
+                column: Some("stock catalog guard (`iceberg-catalog-guard`)"),
+            },
+        },
+        /// The check in a `TransactionAction` (patch 1, an experiment, not proposed upstream).
+        Action => ArmSpec {
+            name: "iceberg-action",
+            claims_exactly_once: true,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::Action), column: Some("patch 1 (`iceberg-action`)") },
+        },
+        /// The check in the sink, `main` asserted where it checked (patch 2); the sink owns the loop.
+        Requirement => ArmSpec {
+            name: "iceberg-requirement",
+            claims_exactly_once: true,
+            kind: Kind::Suite {
+                sink: Strategy::Patched(&patched::Requirement),
+                column: Some("patch 2 (`iceberg-requirement`)"),
+            },
+        },
+        /// The check in a `TransactionValidator` (patch 3).
+        Validator => ArmSpec {
+            name: "iceberg-validator",
+            claims_exactly_once: true,
+            kind: Kind::Suite {
+                sink: Strategy::Patched(&patched::Validator),
+                column: Some("patch 3 (`iceberg-validator`)"),
+            },
+        },
+        /// The naive sink on the patched build: the patches change no existing behaviour.
+        NaivePatched => ArmSpec {
+            name: "iceberg-naive",
+            claims_exactly_once: false,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::Naive), column: None },
+        },
+        /// The benchmarks' floor: a stock fast append, no check, holding its table.
+        Unguarded =>
+            ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded) } },
+        /// pyiceberg: load, check, append with the library's retry as the table configures it.
+        PyicebergNaive => ArmSpec { name: "pyiceberg-naive", claims_exactly_once: false, kind: Kind::Peer(PYICEBERG) },
+        /// pyiceberg: the library's retry off for its own commits; on `CommitFailedException` it
+        /// reloads, checks again and retries (the Python twin of `iceberg-requirement`).
+        PyicebergOwnedLoop =>
+            ArmSpec { name: "pyiceberg-owned-loop", claims_exactly_once: true, kind: Kind::Peer(PYICEBERG) },
+    }
+}
+
+impl IcebergArm {
+    /// The build whose fixture creates and audits its table (stock for a peer, which links none).
+    pub fn build(self) -> Build {
+        self.spec().sink().map_or(Build::Stock, |strategy| strategy.build())
+    }
+}
+
+/// An arm of either format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Arm {
+    Delta(DeltaArm),
+    Iceberg(IcebergArm),
+}
+
+impl Arm {
+    /// Every arm: Delta's, then Iceberg's, each in its registry's order.
+    pub fn all() -> impl Iterator<Item = Arm> {
+        let delta = DeltaArm::ALL.iter().map(|a| Arm::Delta(*a));
+        delta.chain(IcebergArm::ALL.iter().map(|a| Arm::Iceberg(*a)))
+    }
+
+    /// The arms of the suite, in the order the matrix prints them.
+    pub fn suite() -> impl Iterator<Item = Arm> {
+        Arm::all().filter(|arm| matches!(arm.view().kind, View::Suite { .. }))
+    }
+
+    /// The kill list's columns: the arms it decides, with their titles, Iceberg's first and
+    /// Delta, the control, last.
+    pub fn columns() -> Vec<(Arm, &'static str)> {
+        let iceberg = IcebergArm::ALL.iter().map(|a| Arm::Iceberg(*a));
+        let delta = DeltaArm::ALL.iter().map(|a| Arm::Delta(*a));
+        iceberg.chain(delta).filter_map(|arm| arm.column().map(|title| (arm, title))).collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        self.view().name
+    }
+
+    pub fn claims_exactly_once(self) -> bool {
+        self.view().claims_exactly_once
+    }
+
+    pub fn column(self) -> Option<&'static str> {
+        match self.view().kind {
+            View::Suite { column } => column,
+            _ => None,
+        }
+    }
+
+    pub fn peer(self) -> Option<&'static PeerSpec> {
+        match self.view().kind {
+            View::Peer(peer) => Some(peer),
+            _ => None,
+        }
+    }
+
+    /// The iceberg-rust this arm links; `None` for Delta.
+    pub fn build(self) -> Option<Build> {
+        match self {
+            Arm::Delta(_) => None,
+            Arm::Iceberg(arm) => Some(arm.build()),
+        }
+    }
+
+    /// Whether another arm bears the same name (on the other build).
+    fn shares_its_name(self) -> bool {
+        Arm::all().filter(|other| other.name() == self.name()).count() > 1
+    }
+
+    /// The arm's name on the command line: its name, with `@patched` for an arm whose name the
+    /// stock build's arm bears too.
+    pub fn label(self) -> String {
+        match self.build() {
+            Some(Build::Patched) if self.shares_its_name() => format!("{}@patched", self.name()),
+            _ => self.name().to_string(),
+        }
+    }
+
+    /// The arm named `label` (see [`Arm::label`]).
+    pub fn labelled(label: &str) -> Option<Arm> {
+        Arm::all().find(|arm| arm.label() == label)
+    }
+
+    /// The module its tests are in: its name in snake case, with its build where another arm
+    /// bears the same name.
+    pub fn test_module(self) -> String {
+        let module = self.name().replace('-', "_");
+        match self.build() {
+            Some(build) if self.shares_its_name() => format!("{module}_{}", build.name()),
+            _ => module,
+        }
+    }
+
+    /// What the arm's own code adds to carry its check (kill condition 4), for an arm of the
+    /// suite; a floor carries no check, and a peer's code is not this project's.
+    pub fn footprint(self) -> Option<Footprint> {
+        match self {
+            Arm::Delta(arm) => match arm.spec().kind {
+                Kind::Suite { sink: DeltaSink::Txn, .. } => Some(barrier_delta::DeltaSink::FOOTPRINT),
+                _ => None,
+            },
+            Arm::Iceberg(arm) => match &arm.spec().kind {
+                Kind::Suite { sink, .. } => Some(sink.footprint()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The format-independent part of the arm's spec.
+    fn view(self) -> ArmView {
+        match self {
+            Arm::Delta(arm) => ArmView::of(arm.spec()),
+            Arm::Iceberg(arm) => ArmView::of(arm.spec()),
+        }
+    }
+}
+
+/// An arm's spec, whichever sink type its format has.
+struct ArmView {
+    name: &'static str,
+    claims_exactly_once: bool,
+    kind: View,
+}
+
+enum View {
+    Suite { column: Option<&'static str> },
+    Floor,
+    Peer(&'static PeerSpec),
+}
+
+impl ArmView {
+    fn of<S>(spec: &'static ArmSpec<S>) -> Self {
+        let kind = match &spec.kind {
+            Kind::Suite { column, .. } => View::Suite { column: *column },
+            Kind::Floor { .. } => View::Floor,
+            Kind::Peer(peer) => View::Peer(peer),
+        };
+        Self { name: spec.name, claims_exactly_once: spec.claims_exactly_once, kind }
+    }
+}
+
+impl fmt::Display for Arm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Arm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl PeerSpec {
+    /// The library's version, as `interop/requirements.txt` pins it.
+    pub fn version(&self) -> &'static str {
+        crate::interop::REQUIREMENTS
+            .lines()
+            .filter(|line| line.starts_with(self.library))
+            .find_map(|line| line.split_once("==").map(|(_, version)| version.trim()))
+            .expect("interop/requirements.txt pins every peer's library")
+    }
+
+    /// Why the scenario cannot run on this peer, if it cannot.
+    pub fn not_applicable(&self, scenario: Scenario) -> Option<&'static str> {
+        self.not_applicable.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_test_modules_are_derived_from_names_and_builds() {
+        let naive = |arm| Arm::Iceberg(arm);
+        assert_eq!(naive(IcebergArm::NaiveStock).label(), "iceberg-naive");
+        assert_eq!(naive(IcebergArm::NaivePatched).label(), "iceberg-naive@patched");
+        assert_eq!(naive(IcebergArm::NaiveStock).test_module(), "iceberg_naive_stock");
+        assert_eq!(naive(IcebergArm::NaivePatched).test_module(), "iceberg_naive_patched");
+        assert_eq!(Arm::Iceberg(IcebergArm::CatalogGuard).test_module(), "iceberg_catalog_guard");
+        assert_eq!(Arm::Delta(DeltaArm::Delta).test_module(), "delta");
+        for arm in Arm::all() {
+            assert_eq!(Arm::labelled(&arm.label()), Some(arm), "{arm}");
+        }
+    }
+
+    #[test]
+    fn the_matrix_and_the_kill_list_keep_their_order() {
+        let suite: Vec<String> = Arm::suite().map(Arm::label).collect();
+        assert_eq!(
+            suite,
+            [
+                "delta",
+                "iceberg-naive",
+                "iceberg-catalog-guard",
+                "iceberg-action",
+                "iceberg-requirement",
+                "iceberg-validator",
+                "iceberg-naive@patched"
+            ]
+        );
+        let columns: Vec<&str> = Arm::columns().into_iter().map(|(arm, _)| arm.name()).collect();
+        assert_eq!(
+            columns,
+            [
+                "iceberg-naive",
+                "iceberg-catalog-guard",
+                "iceberg-action",
+                "iceberg-requirement",
+                "iceberg-validator",
+                "delta"
+            ]
+        );
+    }
+
+    fn peer(arm: Arm) -> &'static PeerSpec {
+        arm.peer().expect("a peer")
+    }
+
+    #[test]
+    fn every_peer_names_its_pinned_library() {
+        assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergNaive)).version(), "0.12.0");
+        assert_eq!(peer(Arm::Delta(DeltaArm::DeltalakePython)).version(), "1.6.6");
+        for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
+            assert_eq!(Arm::labelled(arm.name()), Some(arm));
+        }
+    }
+
+    #[test]
+    fn scenarios_a_peer_cannot_run_are_named_with_the_reason() {
+        for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
+            for scenario in [Scenario::CatalogUnavailable, Scenario::AbortedCommitLosesNothing, Scenario::LostResponse]
+            {
+                assert!(peer(arm).not_applicable(scenario).is_some(), "{arm} {scenario}");
+            }
+            for scenario in [Scenario::ReplayWritesNothing, Scenario::HeldWindow, Scenario::ContentionProbe] {
+                assert_eq!(peer(arm).not_applicable(scenario), None, "{arm} {scenario}");
+            }
+        }
+        assert!(peer(Arm::Delta(DeltaArm::DeltalakePython)).not_applicable(Scenario::HeldAtSwap).is_some());
+        assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergOwnedLoop)).not_applicable(Scenario::HeldAtSwap), None);
+    }
+}

@@ -1,0 +1,197 @@
+//! The Iceberg catalogs an arm can commit through, and what each one is: one registry entry per
+//! kind, its facts and how a writer connects in a module of its own (`memory.rs`, `sqlite.rs`,
+//! `postgresql.rs`, `rest.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
+
+mod memory;
+mod postgresql;
+mod rest;
+mod sqlite;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use barrier_iceberg::Connection;
+use barrier_sink::{Failpoint, Located, SinkError};
+use uuid::Uuid;
+
+use crate::registry::registry;
+
+registry! {
+    /// The catalogs. Delta has none: its log on the file system is its own catalog.
+    pub enum CatalogKind: Profile {
+        /// The in-process `MemoryCatalog`: one mutex around every operation.
+        Memory => memory::PROFILE,
+        /// `iceberg-catalog-sql` on a SQLite file: a compare-and-swap in the database, usable from
+        /// several processes.
+        Sqlite => sqlite::PROFILE,
+        /// `iceberg-catalog-sql` on the PostgreSQL server at `$BARRIER_POSTGRES_URL`: what writers
+        /// on many machines would share.
+        Postgres => postgresql::PROFILE,
+        /// `iceberg-catalog-rest` against the Iceberg REST server at `$BARRIER_REST_URL`, data on
+        /// its S3 endpoint: the server checks each commit's requirements and writes the metadata file.
+        Rest => rest::PROFILE,
+    }
+}
+
+/// What the rest of the project needs to know about a catalog kind.
+pub struct Profile {
+    pub name: &'static str,
+    /// One of the embedded defaults every Iceberg arm of `verdict` runs on.
+    pub embedded: bool,
+    /// Processes other than the one that created a table can commit to it (`stress`).
+    pub shared: bool,
+    /// The suite's tests run every body on it.
+    pub suite: bool,
+    /// The server the catalog needs, if any.
+    pub server: Option<Server>,
+    /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
+    /// server writes the new metadata file inside the commit request, so
+    /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses
+    /// take its place (`lost_response`).
+    pub failpoints: &'static [Failpoint],
+    pub outages: Outages,
+    /// The fault proxy can sit between a writer and this catalog (`lost_response`).
+    pub proxied: bool,
+    /// The file the catalog is, for a catalog that is one (another process can lock it; readers
+    /// open it).
+    pub file: Option<fn(place: &Place) -> PathBuf>,
+    /// The fixture's table is in a namespace of its own (a shared server with one catalog).
+    pub scoped_namespace: bool,
+    /// How a writer of the fixture at `place` reaches the catalog, the way `access` says.
+    pub connect: fn(place: &Place, access: &Access) -> Result<Connection, SinkError>,
+}
+
+/// How a catalog can be made unavailable to a writer, so that `catalog_unavailable` can show a
+/// typed error that commits nothing and a commit once the catalog is back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outages {
+    /// In-process: there is nothing to lose.
+    None,
+    /// A file: a path that cannot be created, and another process's `BEGIN EXCLUSIVE` lock.
+    SqliteFile,
+    /// A server behind the fault proxy: the proxy stopped (the server down, seen from the
+    /// writer), and a writer with wrong catalog credentials or wrong storage credentials.
+    Server,
+}
+
+/// A catalog server the project's own scripts start on loopback.
+pub struct Server {
+    /// The variable the script exports with the server's address once it is up.
+    pub url: &'static str,
+    /// The script's name under `scripts/`.
+    pub script: &'static str,
+    /// The variable the script exports with its own path, for `stress`'s server faults
+    /// (`<script> kill`, `<script> resume`).
+    pub control: &'static str,
+}
+
+impl CatalogKind {
+    /// The embedded defaults every Iceberg arm of `verdict` runs on.
+    pub fn embedded() -> Vec<CatalogKind> {
+        CatalogKind::ALL.iter().copied().filter(|c| c.spec().embedded).collect()
+    }
+
+    /// The catalogs the suite's tests run every body on.
+    pub fn suite() -> Vec<CatalogKind> {
+        CatalogKind::ALL.iter().copied().filter(|c| c.spec().suite).collect()
+    }
+
+    /// The server's address, if the catalog has a server and it runs.
+    pub fn server_url(self) -> Option<String> {
+        std::env::var(self.spec().server.as_ref()?.url).ok()
+    }
+
+    /// Why this catalog cannot be used in this process, if it cannot: its server's variable is
+    /// unset (the variable `<VAR>_UNAVAILABLE`, which the scripts set when a server did not
+    /// start, says why).
+    pub fn unavailable(self) -> Option<String> {
+        let Server { url, script, .. } = self.spec().server.as_ref()?;
+        if std::env::var_os(url).is_some() {
+            return None;
+        }
+        Some(std::env::var(format!("{url}_UNAVAILABLE")).unwrap_or_else(|_| {
+            format!("{url} is not set; `eval \"$(scripts/{script} start)\"` starts a server (the test command does)")
+        }))
+    }
+}
+
+/// How one writer reaches a catalog server, where it should not be the usual way: tests put the
+/// fault proxy in front of it, shorten its timeout, or give it wrong credentials. Embedded
+/// catalogs ignore it.
+#[derive(Clone, Debug, Default)]
+pub struct Access {
+    /// The catalog's API at another address (the fault proxy's).
+    pub uri: Option<String>,
+    /// The HTTP client's timeout per request, instead of [`REST_TIMEOUT`].
+    pub timeout: Option<Duration>,
+    /// A catalog credential (`id:secret`) to present instead of the right one.
+    pub catalog_credential: Option<String>,
+    /// An S3 secret key to sign storage requests with instead of the right one.
+    pub storage_secret: Option<String>,
+}
+
+/// A REST writer's HTTP timeout per request. iceberg-catalog-rest sets none, so a response lost
+/// without a reset would hang a writer for ever; a writer must choose one.
+pub const REST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The name every fixture's catalog has, unless its kind scopes it.
+const CATALOG_NAME: &str = "barrier";
+/// The namespace every fixture's table is in, unless its kind scopes it.
+const NAMESPACE: &str = "barrier";
+/// The file in a fixture's directory that records its scope on a shared server.
+const SCOPE_FILE: &str = "catalog-scope";
+
+/// Where one fixture's catalog is: its kind, the directory the fixture keeps its files in, and
+/// what makes its names on a shared server its own.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub kind: CatalogKind,
+    pub dir: PathBuf,
+    scope: String,
+}
+
+impl Place {
+    /// The catalog of the fixture under `dir`, as any process opens it.
+    pub fn of(kind: CatalogKind, dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
+        let scope = std::fs::read_to_string(dir.join(SCOPE_FILE)).unwrap_or_default();
+        Self { kind, dir, scope: scope.trim().to_string() }
+    }
+
+    /// The catalog of a fixture about to be created under `dir`. On a shared server its names
+    /// get a scope of their own, recorded in `dir` for the processes that open the fixture later:
+    /// a directory used again (a second `--keep` run) must not find the last run's tables.
+    pub fn fresh(kind: CatalogKind, dir: &Path) -> Result<Self, SinkError> {
+        if kind.spec().server.is_some() {
+            let scope = Uuid::new_v4().simple().to_string()[..16].to_string();
+            std::fs::write(dir.join(SCOPE_FILE), &scope)
+                .map_err(|e| SinkError::CatalogUnavailable(Located::boxed(dir.display(), e)))?;
+        }
+        Ok(Self::of(kind, dir))
+    }
+
+    /// `prefix` made this fixture's own.
+    fn scoped(&self, prefix: &str, separator: char) -> String {
+        format!("{prefix}{separator}{}", self.scope)
+    }
+
+    /// The namespace the fixture's table is in.
+    pub fn namespace(&self) -> String {
+        if self.kind.spec().scoped_namespace { self.scoped(NAMESPACE, '_') } else { NAMESPACE.to_string() }
+    }
+
+    /// The warehouse in the fixture's directory, for catalogs whose data is on the local file system.
+    fn local_warehouse(&self) -> String {
+        format!("file://{}", self.dir.join("warehouse").display())
+    }
+
+    /// The file the catalog is, if it is one.
+    pub fn file(&self) -> Option<PathBuf> {
+        self.kind.spec().file.map(|file| file(self))
+    }
+
+    /// How a writer reaches the catalog, the way `access` says.
+    pub fn connection(&self, access: &Access) -> Result<Connection, SinkError> {
+        (self.kind.spec().connect)(self, access)
+    }
+}

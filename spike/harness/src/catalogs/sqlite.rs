@@ -1,0 +1,37 @@
+//! `sqlite`: `iceberg-catalog-sql` on a SQLite file in the fixture's directory, which any number
+//! of connections (and processes) open independently.
+
+use std::path::PathBuf;
+
+use barrier_iceberg::{BindStyle, Connection};
+use barrier_sink::{Failpoint, SinkError};
+
+use super::{Access, CATALOG_NAME, Outages, Place, Profile};
+
+pub(super) const PROFILE: Profile = Profile {
+    name: "sqlite",
+    embedded: true,
+    shared: true,
+    suite: true,
+    server: None,
+    failpoints: &Failpoint::ALL,
+    outages: Outages::SqliteFile,
+    proxied: false,
+    file: Some(file),
+    scoped_namespace: false,
+    connect,
+};
+
+/// The catalog's database file.
+fn file(place: &Place) -> PathBuf {
+    place.dir.join("catalog.db")
+}
+
+fn connect(place: &Place, _: &Access) -> Result<Connection, SinkError> {
+    Ok(Connection::Sql {
+        name: CATALOG_NAME.to_string(),
+        uri: format!("sqlite://{}?mode=rwc", file(place).display()),
+        bind_style: BindStyle::QMark,
+        warehouse: place.local_warehouse(),
+    })
+}

@@ -1,0 +1,39 @@
+//! What every Iceberg arm shares: opening catalogs, the epoch lookup, writing a batch as Parquet
+//! data files, the catalog every commit goes through, the storage under it, and the one commit
+//! body with its strategies' contract.
+//!
+//! This module is compiled twice, once against each build (`crate::stock` and `crate::patched`
+//! include it with `#[path]` after binding `ice`, `ice_sql`, `ice_rest` and `ice_s3` to their
+//! crates), so that the two builds run literally the same code and differ only in the library
+//! underneath.
+
+pub(crate) use super::{ice, ice_rest, ice_s3, ice_sql};
+
+mod catalog;
+mod commit_catalog;
+mod epoch;
+mod errors;
+mod naive;
+mod owned_loop;
+mod sink;
+mod storage;
+mod strategy;
+mod table;
+
+/// The shared files an arm's footprint declares when its check rides on them.
+pub mod sources {
+    pub use super::commit_catalog::SOURCE as COMMIT_CATALOG;
+    pub use super::owned_loop::SOURCE as OWNED_LOOP;
+}
+
+pub use commit_catalog::CommitCatalog;
+pub use epoch::{
+    APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
+    committed_epoch_on_main, epoch_history, epoch_summary, extend_history, record_watermark, stage_append,
+    synthetic_history, watermark_key,
+};
+pub use errors::iceberg_error;
+pub use naive::{Naive, Unguarded};
+pub use sink::IcebergSink;
+pub use strategy::{Append, CheckSite, CommitStrategy};
+pub use table::IcebergTable;

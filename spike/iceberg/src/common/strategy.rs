@@ -1,0 +1,82 @@
+//! What an Iceberg arm supplies to the one commit body ([`super::sink`]): where its own check of
+//! the epoch runs, and the extension point that carries the check into the commit. Everything
+//! else (the pre-check that saves writing files for a replay, writing the batch, the append with
+//! its summary and watermark, the commit, reading a rejection back) is the body's, once.
+
+use std::sync::Arc;
+
+use barrier_sink::{AppId, Epoch, Footprint};
+
+use super::commit_catalog::CommitCatalog;
+use super::epoch::{EpochCheck, record_watermark, stage_append};
+use super::ice;
+use super::ice::Catalog;
+use super::ice::spec::DataFile;
+use super::ice::transaction::Transaction;
+
+/// Where an arm's check of the epoch decides the commit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckSite {
+    /// In the sink, on the base the commit starts from (`iceberg-naive`: nothing enforces it;
+    /// `iceberg-requirement`: the assertion sent with the commit does). The sink reports the
+    /// check to the hooks as it passes.
+    Sink,
+    /// Inside the commit, on the table the library refreshed; the sink's own look at its base
+    /// only saves writing files for a replay. The guard reports to the hooks.
+    Commit,
+    /// Nowhere: the floor, which claims nothing.
+    Nowhere,
+}
+
+/// One way of making an Iceberg commit conditional (or, the floor, of not making it so).
+pub trait CommitStrategy: Send + Sync {
+    /// What the arm adds to carry its check, for the kill list (condition 4).
+    fn footprint(&self) -> Footprint;
+
+    fn check_site(&self) -> CheckSite;
+
+    /// Whether a commit may start from the table the writer's last commit returned instead of a
+    /// fresh load. Only for strategies whose guarantee does not rest on the base they start
+    /// from: the check runs again on the table the library refreshes inside the commit (or there
+    /// is no check at all), so a stale start can make the sink's own pre-check say "free" wrongly
+    /// and waste the files it writes, but never let a duplicate through.
+    fn holds_table(&self) -> bool {
+        false
+    }
+
+    /// Whether the sink owns the retry loop: a commit refused on the strategy's own assertion
+    /// (`PreconditionFailed`) is tried again on a fresh load, checked again (`owned_loop.rs`).
+    fn owns_loop(&self) -> bool {
+        false
+    }
+
+    /// Stages `append` on `tx`, with the arm's guard; by default the plain append.
+    fn stage(&self, tx: Transaction, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
+        append.stage(tx)
+    }
+
+    /// The catalog the transaction commits through; by default the connection with the commit's
+    /// failpoints.
+    fn catalog(&self, connection: Arc<dyn Catalog>, _check: &EpochCheck) -> CommitCatalog {
+        CommitCatalog::new(connection)
+    }
+}
+
+/// The append every arm commits: the batch's data files, the epoch in the snapshot's summary,
+/// and the app's watermark property.
+pub struct Append {
+    pub files: Vec<DataFile>,
+    pub app: AppId,
+    pub epoch: Epoch,
+}
+
+impl Append {
+    pub fn stage(self, tx: Transaction) -> ice::Result<Transaction> {
+        stage_append(tx, self.files, &self.app, self.epoch)
+    }
+
+    /// The watermark update alone, for a guard that stages the fast append itself.
+    pub fn record_watermark(&self, tx: Transaction) -> ice::Result<Transaction> {
+        record_watermark(tx, &self.app, self.epoch)
+    }
+}

@@ -1,0 +1,30 @@
+//! The hooks of iceberg-rust an arm can carry its check in (one is "a trait's worth", kill
+//! condition 4), and what producing a commit consists of below them. This file defines their
+//! markers; the arms that use them declare it beside their code (`Footprint`).
+
+use barrier_sink::ExtensionPoint;
+
+pub const CATALOG_DECORATOR: ExtensionPoint =
+    ExtensionPoint { name: "`Catalog` decorator", markers: &["impl Catalog for"] };
+/// Patch 1 (an experiment, not proposed upstream).
+pub const TRANSACTION_ACTION: ExtensionPoint =
+    ExtensionPoint { name: "`TransactionAction`", markers: &["TransactionAction for"] };
+/// Patch 2.
+pub const ASSERT_REF_SNAPSHOT_ID: ExtensionPoint =
+    ExtensionPoint { name: "`Transaction::assert_ref_snapshot_id`", markers: &[".assert_ref_snapshot_id("] };
+/// Patch 3.
+pub const TRANSACTION_VALIDATOR: ExtensionPoint =
+    ExtensionPoint { name: "`TransactionValidator`", markers: &["TransactionValidator for", ".validate_with("] };
+
+pub const EXTENSION_POINTS: [&ExtensionPoint; 4] =
+    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR];
+
+/// An arm whose own files name one of these builds part of the write path itself.
+pub const WRITE_PATH_INTERNALS: [&str; 6] = [
+    "TableCommit::builder",
+    "ManifestWriter",
+    "ManifestListWriter",
+    "SnapshotProducer",
+    "TableMetadataBuilder",
+    "Snapshot::builder",
+];

@@ -1,0 +1,20 @@
+//! The arms on the same iceberg-rust 0.10.1 with `patches/` applied (`vendor/`).
+
+pub(crate) use ::iceberg_catalog_rest_patched as ice_rest;
+pub(crate) use ::iceberg_catalog_sql_patched as ice_sql;
+pub(crate) use ::iceberg_patched as ice;
+pub(crate) use ::iceberg_storage_opendal_patched as ice_s3;
+
+// The same code as the other build's, compiled against this build's crates: on purpose.
+#[allow(clippy::duplicate_mod)]
+#[path = "common/mod.rs"]
+mod common;
+
+mod action;
+mod requirement;
+mod validator;
+
+pub use action::Action;
+pub use common::*;
+pub use requirement::Requirement;
+pub use validator::Validator;

@@ -1,0 +1,57 @@
+//! `iceberg-action`: the epoch check as a `TransactionAction` (patch 1), inside the library's
+//! own commit loop.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use barrier_sink::{Footprint, SourceFile};
+
+use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, epoch_summary};
+use super::ice;
+use super::ice::table::Table;
+use super::ice::transaction::{ActionCommit, ApplyTransactionAction, Transaction, TransactionAction};
+use crate::extension_points::TRANSACTION_ACTION;
+
+/// Runs the check on the table the transaction refreshed, then delegates to the wrapped action
+/// (the fast append). Runs on every attempt, so a writer that loses a race re-checks before it
+/// retries and stops with a non-retryable error.
+struct EpochAction<A> {
+    check: EpochCheck,
+    inner: Arc<A>,
+}
+
+#[async_trait]
+impl<A: TransactionAction + 'static> TransactionAction for EpochAction<A> {
+    async fn commit(self: Arc<Self>, table: &Table) -> ice::Result<ActionCommit> {
+        self.check.run(table).await?;
+        Arc::clone(&self.inner).commit(table).await
+    }
+}
+
+pub struct Action;
+
+impl CommitStrategy for Action {
+    fn footprint(&self) -> Footprint {
+        Footprint {
+            extension_point: Some(&TRANSACTION_ACTION),
+            files: &[SourceFile { path: file!(), text: include_str!("action.rs") }],
+        }
+    }
+
+    fn check_site(&self) -> CheckSite {
+        CheckSite::Commit
+    }
+
+    // The check runs on the library's refresh inside the commit, whatever base it started from.
+    fn holds_table(&self) -> bool {
+        true
+    }
+
+    /// The fast append wrapped in the check, then the watermark.
+    fn stage(&self, tx: Transaction, mut append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
+        let summary = epoch_summary(&append.app, append.epoch);
+        let inner = tx.fast_append().add_data_files(std::mem::take(&mut append.files)).set_snapshot_properties(summary);
+        let action = EpochAction { check: check.clone(), inner: Arc::new(inner) };
+        action.apply(tx).and_then(|tx| append.record_watermark(tx))
+    }
+}

@@ -1,0 +1,47 @@
+//! `iceberg-validator`: the epoch check as a transaction validator (patch 3), called by the
+//! library's own commit loop on every refreshed base while `TransactionAction` stays private.
+
+use async_trait::async_trait;
+use barrier_sink::{Footprint, SourceFile};
+
+use super::common::{Append, CheckSite, CommitStrategy, EpochCheck};
+use super::ice;
+use super::ice::table::Table;
+use super::ice::transaction::{Transaction, TransactionValidator};
+use crate::extension_points::TRANSACTION_VALIDATOR;
+
+/// Rejects a refreshed table that already records the epoch, with `PreconditionFailed`.
+/// `do_commit` calls it on every attempt before the append writes its manifest, so a writer
+/// that loses a race re-checks before it retries, and its rejection ends the commit.
+struct EpochValidator(EpochCheck);
+
+#[async_trait]
+impl TransactionValidator for EpochValidator {
+    async fn validate(&self, table: &Table) -> ice::Result<()> {
+        self.0.run(table).await
+    }
+}
+
+pub struct Validator;
+
+impl CommitStrategy for Validator {
+    fn footprint(&self) -> Footprint {
+        Footprint {
+            extension_point: Some(&TRANSACTION_VALIDATOR),
+            files: &[SourceFile { path: file!(), text: include_str!("validator.rs") }],
+        }
+    }
+
+    fn check_site(&self) -> CheckSite {
+        CheckSite::Commit
+    }
+
+    // The check runs on the library's refresh inside the commit, whatever base it started from.
+    fn holds_table(&self) -> bool {
+        true
+    }
+
+    fn stage(&self, tx: Transaction, append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
+        append.stage(tx.validate_with(EpochValidator(check.clone())))
+    }
+}

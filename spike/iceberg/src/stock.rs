@@ -1,0 +1,16 @@
+//! The arms on iceberg-rust 0.10.1 exactly as published on crates.io.
+
+pub(crate) use ::iceberg as ice;
+pub(crate) use ::iceberg_catalog_rest as ice_rest;
+pub(crate) use ::iceberg_catalog_sql as ice_sql;
+pub(crate) use ::iceberg_storage_opendal as ice_s3;
+
+// The same code as the other build's, compiled against this build's crates: on purpose.
+#[allow(clippy::duplicate_mod)]
+#[path = "common/mod.rs"]
+mod common;
+
+mod catalog_guard;
+
+pub use catalog_guard::CatalogGuard;
+pub use common::*;

@@ -1,0 +1,119 @@
+//! `verdict`: builds fresh tables on the embedded defaults (in-process and SQLite catalogs, local
+//! filesystem), runs every scenario for every arm and catalog, prints the matrix, and exits
+//! non-zero when an arm deviates from its recorded expectation. Then decides the kill list from
+//! what it observed (`barrier_lab::killlist`) and prints it; `--check FINDINGS.md` also exits
+//! non-zero when the table FINDINGS.md carries is not the one this run decided.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use barrier_harness::CatalogKind;
+use barrier_harness::suite::PROBE_ROUNDS;
+use barrier_lab::killlist;
+use barrier_lab::progress::Progress;
+use barrier_lab::verdict::{self, Options};
+use clap::Parser;
+
+/// Runs every scenario on every arm and catalog on fresh tables, prints the matrix and the kill
+/// list decided from it, and exits non-zero if any arm deviates from its recorded expectation.
+#[derive(Parser)]
+#[command(name = "verdict")]
+struct Cli {
+    /// Print the matrix as JSON on stdout (progress still goes to stderr).
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Print only the kill-list table, as FINDINGS.md carries it.
+    #[arg(long)]
+    markdown: bool,
+    /// Fail if the kill-list table in FILE differs from this run's.
+    #[arg(long, value_name = "FILE", value_parser = readable)]
+    check: Option<PathBuf>,
+    /// Leave every table under DIR (which must be empty) and write DIR/manifest.json.
+    #[arg(long, value_name = "DIR", value_parser = empty_dir)]
+    keep: Option<PathBuf>,
+    /// Rounds of contention_probe per arm and catalog.
+    #[arg(long, value_name = "N", default_value_t = PROBE_ROUNDS)]
+    rounds: usize,
+    /// Run the Iceberg arms on catalog C (repeatable; default: the embedded ones, memory and
+    /// sqlite; postgres and rest need their server running: scripts/postgres, scripts/seaweedfs).
+    #[arg(long = "catalog", value_name = "C", value_parser = available_catalog)]
+    catalogs: Vec<CatalogKind>,
+}
+
+/// Read up front: a wrong path should not cost a whole run.
+fn readable(file: &str) -> Result<PathBuf, String> {
+    std::fs::read_to_string(file).map(|_| PathBuf::from(file)).map_err(|e| format!("{file}: {e}"))
+}
+
+/// Created if missing, made absolute (both formats turn table paths into `file:` URLs), and
+/// required to be empty.
+fn empty_dir(dir: &str) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let dir = PathBuf::from(dir).canonicalize().map_err(|e| format!("{dir}: {e}"))?;
+    if std::fs::read_dir(&dir).map_err(|e| e.to_string())?.next().is_some() {
+        return Err(format!("{}: directory is not empty", dir.display()));
+    }
+    Ok(dir)
+}
+
+fn available_catalog(name: &str) -> Result<CatalogKind, String> {
+    let kind = CatalogKind::named(name).ok_or_else(|| {
+        let names: Vec<&str> = CatalogKind::ALL.iter().map(|c| c.name()).collect();
+        format!("unknown catalog {name} (one of {})", names.join(", "))
+    })?;
+    match kind.unavailable() {
+        Some(why) => Err(why),
+        None => Ok(kind),
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let catalogs = if cli.catalogs.is_empty() { CatalogKind::embedded() } else { cli.catalogs };
+    let options = Options { keep: cli.keep, probe_rounds: cli.rounds, catalogs };
+    let mut progress = Progress::new("verdict", verdict::cells(&options));
+    let report = verdict::run(&options, &mut progress).await;
+    progress.done();
+    let report = match report {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("verdict: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    if cli.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
+    } else if cli.markdown {
+        print!("{}", killlist::render(&report));
+    } else {
+        println!(
+            "\n{}\nThe kill list, decided from this run:\n\n{}",
+            verdict::render(&report),
+            killlist::render(&report)
+        );
+    }
+    let mut failed = false;
+    if let Some(file) = &cli.check {
+        let drift = match std::fs::read_to_string(file) {
+            Ok(findings) => killlist::drift(&findings, &report),
+            Err(err) => Some(format!("{}: {err}", file.display())),
+        };
+        match drift {
+            None => eprintln!("verdict: the kill-list table in {} matches this run", file.display()),
+            Some(why) => {
+                eprintln!("verdict --check {}: {why}", file.display());
+                eprintln!("(regenerate it with `verdict --markdown` if the change is intended)");
+                failed = true;
+            }
+        }
+    }
+    if let Some(keep) = &options.keep {
+        eprintln!("tables and manifest.json left under {}", keep.display());
+    }
+    if !report.as_expected() {
+        eprintln!("verdict: at least one arm deviated from its recorded expectation");
+        failed = true;
+    }
+    if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}

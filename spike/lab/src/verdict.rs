@@ -1,0 +1,172 @@
+//! The main job: every scenario on every arm and catalog, on fresh tables, as one matrix.
+
+use std::path::{Path, PathBuf};
+
+use barrier_harness::location::TableLocation;
+use barrier_harness::suite::{self, Contention, Finding};
+use barrier_harness::{CatalogKind, Error, Fixture, Scenario, Target};
+use serde::Serialize;
+
+use crate::progress::Progress;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Leave every table under this directory and write `manifest.json` there.
+    pub keep: Option<PathBuf>,
+    pub probe_rounds: usize,
+    /// The catalogs the Iceberg arms run on.
+    pub catalogs: Vec<CatalogKind>,
+}
+
+/// One cell of the matrix.
+#[derive(Debug, Serialize)]
+pub struct Cell {
+    #[serde(skip)]
+    pub target: Target,
+    pub arm: &'static str,
+    pub build: &'static str,
+    pub catalog: &'static str,
+    #[serde(flatten)]
+    pub finding: Finding,
+    pub table: Option<TableLocation>,
+}
+
+impl Cell {
+    pub fn new(target: Target, finding: Finding, table: Option<TableLocation>) -> Self {
+        Self {
+            target,
+            arm: target.arm().name(),
+            build: target.build_name(),
+            catalog: target.catalog_name(),
+            finding,
+            table,
+        }
+    }
+
+    /// `arm (build, catalog)`: a row's label.
+    fn label(&self) -> String {
+        format!("{} ({}, {})", self.arm, self.build, self.catalog)
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub probe_rounds: usize,
+    pub catalogs: Vec<CatalogKind>,
+    pub cells: Vec<Cell>,
+}
+
+impl Report {
+    /// Every cell did what its arm is recorded to do.
+    pub fn as_expected(&self) -> bool {
+        self.cells.iter().all(|c| c.finding.passed)
+    }
+}
+
+async fn run_cell(target: Target, scenario: Scenario, dir: &Path, rounds: usize) -> Cell {
+    let outcome = async {
+        let fixture = Fixture::create(target, dir).await?;
+        let finding = suite::run(scenario, &fixture, rounds).await?;
+        let table = fixture.location().await.ok();
+        Ok::<_, Error>((finding, table))
+    }
+    .await;
+    let (finding, table) = outcome.unwrap_or_else(|err| (Finding::failed(scenario, &err), None));
+    Cell::new(target, finding, table)
+}
+
+/// Runs the matrix, reporting each cell to `progress` in a few words (the whole finding goes to
+/// `--json` and `--keep`'s manifest).
+pub async fn run(options: &Options, progress: &mut Progress) -> std::io::Result<Report> {
+    let scratch = tempfile::tempdir()?;
+    let root = options.keep.clone().unwrap_or_else(|| scratch.path().to_path_buf());
+    let mut cells = vec![];
+    for target in Target::suite(&options.catalogs) {
+        for &scenario in Scenario::ALL {
+            progress.begin(&format!("{target} {scenario}"));
+            let dir = root.join(target.slug()).join(scenario.name());
+            let cell = run_cell(target, scenario, &dir, options.probe_rounds).await;
+            progress.finish(1, &format!("{target} {scenario}: {}", cell.finding.brief()));
+            cells.push(cell);
+        }
+    }
+    let report = Report { probe_rounds: options.probe_rounds, catalogs: options.catalogs.clone(), cells };
+    if let Some(keep) = &options.keep {
+        std::fs::write(keep.join("manifest.json"), serde_json::to_vec_pretty(&manifest(&report))?)?;
+    }
+    Ok(report)
+}
+
+/// How many cells [`run`] makes: the total its progress counts to.
+pub fn cells(options: &Options) -> u64 {
+    (Target::suite(&options.catalogs).len() * Scenario::ALL.len()) as u64
+}
+
+/// What `--keep DIR` leaves in `DIR/manifest.json`: every table, where it is and what it holds.
+fn manifest(report: &Report) -> serde_json::Value {
+    serde_json::json!({
+        "tables": report.cells.iter().map(|c| serde_json::json!({
+            "arm": c.arm,
+            "build": c.build,
+            "catalog": c.catalog,
+            "scenario": c.finding.scenario,
+            "table": c.table,
+            "epochs_committed": c.finding.committed,
+            "rows_expected": c.finding.rows_expected,
+            "rows": c.finding.rows,
+            "outcome": if c.finding.passed { "as expected" } else { "unexpected" },
+            "observed": c.finding.observed,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The matrix as text: one row per arm, build and catalog; one column per scenario.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let width = report.cells.iter().map(|c| c.label().len()).max().unwrap_or(0);
+    out.push_str(&format!("{:width$}", "arm (build, catalog)"));
+    for i in 0..Scenario::ALL.len() {
+        out.push_str(&format!("  {:>4}", format!("S{}", i + 1)));
+    }
+    out.push_str("  probe: overlapped/rounds, duplicated\n");
+    let rows: Vec<&[Cell]> = report.cells.chunks(Scenario::ALL.len()).collect();
+    for row in &rows {
+        out.push_str(&format!("{:width$}", row[0].label()));
+        for cell in *row {
+            let mark = match (cell.finding.passed, cell.finding.duplicated()) {
+                (false, _) => "FAIL",
+                (true, true) => "dup",
+                (true, false) if cell.finding.not_applicable.is_some() => "n/a",
+                (true, false) => "ok",
+            };
+            out.push_str(&format!("  {mark:>4}"));
+        }
+        if let Some(Contention { rounds, overlapped, duplicated }) =
+            row.iter().find_map(|c| c.finding.contention.clone())
+        {
+            out.push_str(&format!("  {overlapped}/{rounds}, {duplicated}"));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    for (i, scenario) in Scenario::ALL.iter().enumerate() {
+        out.push_str(&format!("S{} = {scenario}\n", i + 1));
+    }
+    out.push_str("ok = as the arm claims; dup = the duplicate the arm is expected to make (asserted); FAIL = not as recorded\n\n");
+    for row in &rows {
+        let head = &row[0];
+        let held = row.iter().find(|c| c.finding.scenario == Scenario::HeldWindow);
+        let verdict = if !row.iter().all(|c| c.finding.passed) {
+            "DEVIATES from its recorded expectation".to_string()
+        } else if !head.target.arm().claims_exactly_once() {
+            format!(
+                "no exactly-once: the held window duplicated ({})",
+                held.map_or("-", |c| c.finding.observed.as_str())
+            )
+        } else {
+            "exactly-once held in every scenario".to_string()
+        };
+        out.push_str(&format!("{}: {verdict}\n", head.label()));
+    }
+    out
+}
