@@ -22,13 +22,15 @@ use crate::syscalls::Syscalls;
 
 /// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
 /// arms), in the order the tables print them: the suite's arms on the stock build.
-pub const ARMS: [Arm; 8] = [
+pub const ARMS: [Arm; 10] = [
     Arm::Iceberg(IcebergArm::Unguarded),
     Arm::Iceberg(IcebergArm::NaiveStock),
     Arm::Iceberg(IcebergArm::CatalogGuard),
     Arm::Iceberg(IcebergArm::Action),
     Arm::Iceberg(IcebergArm::Requirement),
     Arm::Iceberg(IcebergArm::Validator),
+    Arm::Iceberg(IcebergArm::ValidatorFirstOnBase),
+    Arm::Iceberg(IcebergArm::NoRebase),
     Arm::Delta(DeltaArm::DeltaPlain),
     Arm::Delta(DeltaArm::Delta),
 ];

@@ -35,12 +35,14 @@ struct Soak {
 }
 
 /// The counts every round reports, by their JSON path.
-const COUNTS: [(&str, &[&str]); 11] = [
+const COUNTS: [(&str, &[&str]); 13] = [
     ("attempts", &["attempts"]),
     ("lost_swaps", &["lost_swaps"]),
     ("kills", &["kills"]),
     ("crashes", &["crashes"]),
     ("server_restarts", &["server_restarts"]),
+    ("pauses", &["pauses"]),
+    ("pauses_after_check", &["pauses_after_check"]),
     ("storage_faults", &["outcomes", "errors", "Storage"]),
     ("unknown_resolved", &["outcomes", "unknown_resolved"]),
     ("duplicates", &["duplicates"]),
@@ -129,7 +131,7 @@ impl Soak {
         let minutes = self.seconds / 60.0;
         let stopped = if self.sum("attempts") < self.goal { " (stopped early)" } else { "" };
         format!(
-            "| `{}` | {} | {}{stopped} / {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} ({:.1}‰) | {} | {} | {}/{} | {} files, {:.1} MB | {:.0} min |",
+            "| `{}` | {} | {}{stopped} / {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} | {} | {} ({:.1}‰) | {} | {} | {}/{} | {} files, {:.1} MB | {:.0} min |",
             self.target,
             self.rounds,
             self.sum("attempts"),
@@ -139,6 +141,8 @@ impl Soak {
             self.sum("kills"),
             self.sum("crashes"),
             crashes.join(" / "),
+            self.sum("pauses") + self.sum("pauses_after_check"),
+            self.sum("pauses_after_check"),
             self.sum("server_restarts"),
             self.sum("proxy_faults"),
             self.sum("storage_faults"),
@@ -199,10 +203,10 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     println!(
-        "| target | rounds | attempts / goal | told `Committed` | lost swaps | kills | crashes ({}) | server restarts | proxy faults | storage faults | unknown outcomes resolved | duplicates | lost | violations | rows / expected | left behind | duration |",
+        "| target | rounds | attempts / goal | told `Committed` | lost swaps | kills | crashes ({}) | pauses (right after a check) | server restarts | proxy faults | storage faults | unknown outcomes resolved | duplicates | lost | violations | rows / expected | left behind | duration |",
         STEPS.map(|s| s.trim_start_matches("barrier.")).join(" / ")
     );
-    println!("|{}", "---|".repeat(17));
+    println!("|{}", "---|".repeat(18));
     for soak in &soaks {
         println!("{}", soak.row());
     }

@@ -152,9 +152,23 @@ registry! {
             name: "iceberg-validator",
             claims_exactly_once: true,
             kind: Kind::Suite {
-                sink: Strategy::Patched(&patched::Validator),
+                sink: Strategy::Patched(&patched::Validator { first_on_base: false }),
                 column: Some("patch 3 (`iceberg-validator`)"),
             },
+        },
+        /// The check on the held table, the commit on it with no refresh and no rebase (patch 4,
+        /// shape (b), an experiment): one round trip per commit; the sink owns the loop.
+        NoRebase => ArmSpec {
+            name: "iceberg-no-rebase",
+            claims_exactly_once: true,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::NoRebase), column: Some("patch 4 (`iceberg-no-rebase`)") },
+        },
+        /// `iceberg-validator` whose first attempt runs on its held table without a refresh
+        /// (patch 4, shape (a)): the same check, measured beside it.
+        ValidatorFirstOnBase => ArmSpec {
+            name: "iceberg-validator-first-on-base",
+            claims_exactly_once: true,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { first_on_base: true }), column: None },
         },
         /// The naive sink on the patched build: the patches change no existing behaviour.
         NaivePatched => ArmSpec {
@@ -373,6 +387,8 @@ mod tests {
                 "iceberg-action",
                 "iceberg-requirement",
                 "iceberg-validator",
+                "iceberg-no-rebase",
+                "iceberg-validator-first-on-base",
                 "iceberg-naive@patched"
             ]
         );
@@ -385,6 +401,7 @@ mod tests {
                 "iceberg-action",
                 "iceberg-requirement",
                 "iceberg-validator",
+                "iceberg-no-rebase",
                 "delta"
             ]
         );

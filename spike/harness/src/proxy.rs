@@ -73,6 +73,15 @@ impl Serialize for Fault {
     }
 }
 
+/// What crossed the proxy untouched: every request it forwarded without a fault and the answer,
+/// HTTP heads and bodies as they came (TCP framing not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wire {
+    pub requests: u64,
+    pub request_bytes: u64,
+    pub response_bytes: u64,
+}
+
 /// What happened to the commit request a fault was applied to.
 #[derive(Clone, Debug, Serialize)]
 pub struct FaultReport {
@@ -97,6 +106,7 @@ struct State {
     reported: Notify,
     /// Faults applied at random.
     applied: Mutex<BTreeMap<Fault, usize>>,
+    wire: Mutex<Wire>,
 }
 
 /// Faults applied at random to commit requests (`stress`).
@@ -182,6 +192,11 @@ impl FaultProxy {
         self.state.applied.lock().expect("not poisoned").clone()
     }
 
+    /// What crossed the proxy untouched since the last call, and zeroes it.
+    pub fn take_wire(&self) -> Wire {
+        std::mem::take(&mut *self.state.wire.lock().expect("not poisoned"))
+    }
+
     /// Stops listening and drops every connection: to a writer, the server is down.
     pub fn stop(&self) {
         self.tasks.lock().expect("not poisoned").abort_all();
@@ -234,6 +249,8 @@ struct Request {
     path: String,
     head: Vec<String>,
     body: Vec<u8>,
+    /// Bytes read off the writer's connection for it.
+    received: usize,
 }
 
 impl Request {
@@ -296,12 +313,13 @@ async fn read_request(client: &mut TcpStream) -> std::io::Result<Option<Request>
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    Ok(Some(Request { method, path, head, body }))
+    let received = head_end + 4 + body.len();
+    Ok(Some(Request { method, path, head, body, received }))
 }
 
-/// Sends `request` upstream and reads the whole answer: its status and its bytes, with the
-/// connection marked to close.
-async fn forward(request: &Request, upstream: &str) -> std::io::Result<(u16, Vec<u8>)> {
+/// Sends `request` upstream and reads the whole answer: its status, its size as the server sent
+/// it, and its bytes, with the connection marked to close.
+async fn forward(request: &Request, upstream: &str) -> std::io::Result<(u16, usize, Vec<u8>)> {
     let mut server = TcpStream::connect(upstream).await?;
     server.write_all(&request.forwarded(upstream)).await?;
     let mut answer = Vec::new();
@@ -311,7 +329,7 @@ async fn forward(request: &Request, upstream: &str) -> std::io::Result<(u16, Vec
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    Ok((status, closing(answer)))
+    Ok((status, answer.len(), closing(answer)))
 }
 
 /// The answer with `connection: close`, so that the writer's client does not reuse a connection
@@ -342,7 +360,13 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
     let Some(request) = read_request(&mut client).await? else { return Ok(()) };
     let fault = if request.is_commit() { state.next_fault() } else { None };
     let Some((fault, injected)) = fault else {
-        let (_, answer) = forward(&request, upstream).await?;
+        let (_, sent, answer) = forward(&request, upstream).await?;
+        {
+            let mut wire = state.wire.lock().expect("not poisoned");
+            wire.requests += 1;
+            wire.request_bytes += request.received as u64;
+            wire.response_bytes += sent as u64;
+        }
         return client.write_all(&answer).await;
     };
     if fault == Fault::ForwardAfterWriterGaveUp {
@@ -358,7 +382,7 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         _ => 1,
     };
     for _ in 0..deliveries {
-        let (status, bytes) = forward(&request, upstream).await?;
+        let (status, _, bytes) = forward(&request, upstream).await?;
         server_status.push(status);
         answer = bytes;
     }
@@ -386,7 +410,7 @@ mod tests {
     use super::*;
 
     fn request(method: &str, path: &str) -> Request {
-        Request { method: method.into(), path: path.into(), head: vec![], body: vec![] }
+        Request { method: method.into(), path: path.into(), head: vec![], body: vec![], received: 0 }
     }
 
     #[test]

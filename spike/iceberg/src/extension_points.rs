@@ -16,8 +16,12 @@ pub const ASSERT_REF_SNAPSHOT_ID: ExtensionPoint =
 pub const TRANSACTION_VALIDATOR: ExtensionPoint =
     ExtensionPoint { name: "`TransactionValidator`", markers: &["TransactionValidator for", ".validate_with("] };
 
-pub const EXTENSION_POINTS: [&ExtensionPoint; 4] =
-    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR];
+/// Patch 4 (an experiment): the commit on the transaction's own base, no rebase.
+pub const WITH_AUTO_REBASE: ExtensionPoint =
+    ExtensionPoint { name: "`Transaction::with_auto_rebase(false)`", markers: &[".with_auto_rebase("] };
+
+pub const EXTENSION_POINTS: [&ExtensionPoint; 5] =
+    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR, &WITH_AUTO_REBASE];
 
 /// An arm whose own files name one of these builds part of the write path itself.
 pub const WRITE_PATH_INTERNALS: [&str; 6] = [

@@ -11,10 +11,12 @@ pub(crate) use ::iceberg_storage_opendal_patched as ice_s3;
 mod common;
 
 mod action;
+mod no_rebase;
 mod requirement;
 mod validator;
 
 pub use action::Action;
 pub use common::*;
+pub use no_rebase::NoRebase;
 pub use requirement::Requirement;
 pub use validator::Validator;

@@ -5,7 +5,8 @@
 //! failpoint and with a 5% chance at every later pass; Iceberg writes fail 5% of the time, and
 //! each writer process's first one until the writer has been told of a failure; the
 //! catalog server is killed and brought back twice; on `rest` the fault proxy hits 10% of the
-//! commits). A short run of each fault type, so that none can rot; the soak is `stress
+//! commits; writers are stopped with SIGSTOP twice at random moments, and stop themselves right
+//! after their epoch check, the first time and then 5% of the time, for 0.2 to 5 s). A short run of each fault type, so that none can rot; the soak is `stress
 //! --attempts`. Then the mixed races: Rust writers and peer writers (`barrier_harness::peer`, Python
 //! processes) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog rest --peer ...`
 //! by hand).
@@ -56,6 +57,10 @@ fn stress(kind: CatalogKind) {
         server_kills,
         "--proxy-faults",
         proxy_faults,
+        "--pauses",
+        "2",
+        "--pause-after-check",
+        "0.05",
         "--seconds",
         "180",
         "--catalog",
@@ -64,6 +69,8 @@ fn stress(kind: CatalogKind) {
     assert_eq!(audits.len(), Arm::suite().count());
     for audit in &audits {
         let arm = format!("{} on {}", audit["arm"], audit["catalog"]);
+        assert!(count(audit, "pauses") > 0, "{arm}: no writer was paused");
+        assert!(count(audit, "pauses_after_check") > 0, "{arm}: no writer paused between its check and its swap");
         if audit["catalog"] != "local-fs" {
             assert!(audit["outcomes"]["errors"]["Storage"].as_u64() > Some(0), "{arm}: no storage fault was injected");
             if profile.server.is_some() {

@@ -19,6 +19,7 @@ pub struct Hooks {
     window: Option<Arc<HeldWindow>>,
     swap_window: Option<Arc<HeldWindow>>,
     lane: Option<Arc<Lane>>,
+    after_check: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Hooks {
@@ -45,6 +46,13 @@ impl Hooks {
         }
     }
 
+    /// Runs `action` each time the epoch check passes, before any window holds the writer
+    /// (`stress` stops a writer there now and then: a paused process between check and swap).
+    pub fn with_after_check(mut self, action: Arc<dyn Fn() + Send + Sync>) -> Self {
+        self.after_check = Some(action);
+        self
+    }
+
     pub fn with_lane(mut self, lane: Arc<Lane>) -> Self {
         self.lane = Some(lane);
         self
@@ -54,6 +62,9 @@ impl Hooks {
     pub async fn epoch_check_passed(&self) {
         if let Some(lane) = &self.lane {
             lane.record_check();
+        }
+        if let Some(action) = &self.after_check {
+            action();
         }
         if let Some(window) = &self.window {
             window.hold().await;

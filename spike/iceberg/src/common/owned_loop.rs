@@ -1,6 +1,6 @@
-//! The loop a sink owns when its strategy does (`iceberg-requirement`): the library's own
-//! refresh-and-retry cannot re-run a check made in the sink, so a commit refused on the
-//! strategy's assertion is tried again from a fresh load, checked again, its data files reused.
+//! The loop a sink owns when its strategy does (`iceberg-requirement`, `iceberg-no-rebase`): the
+//! library's own refresh-and-retry cannot re-run a check made in the sink, so a commit refused on
+//! the strategy's condition is tried again from a fresh load, checked again, its data files reused.
 
 use std::borrow::Cow;
 
@@ -19,8 +19,8 @@ pub const SOURCE: SourceFile = SourceFile { path: file!(), text: include_str!("o
 pub enum Attempt {
     /// An answer, with the table the commit returned or that shows the epoch, when there is one.
     Done(CommitOutcome, Option<Table>),
-    /// The catalog or the library refused it on a precondition (`PreconditionFailed`): the
-    /// strategy's assertion, if `main` moved since the base the attempt started from.
+    /// The catalog or the library refused it on the strategy's condition: a moved base, if `main`
+    /// moved since the base the attempt started from.
     Refused(ice::Error),
 }
 

@@ -11,7 +11,6 @@ use super::commit_catalog::CommitCatalog;
 use super::epoch::EpochCheck;
 use super::epoch::is_epoch_taken;
 use super::errors::iceberg_error;
-use super::ice::ErrorKind;
 use super::ice::spec::DataFile;
 use super::ice::table::Table;
 use super::ice::transaction::Transaction;
@@ -108,7 +107,7 @@ impl Attempts for Body<'_> {
         let site = strategy.check_site();
         if site != CheckSite::Nowhere {
             if let Some(replay) = IcebergTable::replay(base, &check.app, check.epoch)? {
-                return Ok(Attempt::Done(replay, None));
+                return Ok(Attempt::Done(replay, Some(base.clone())));
             }
             if site == CheckSite::Sink {
                 sink.hooks.epoch_check_passed().await;
@@ -126,9 +125,7 @@ impl Attempts for Body<'_> {
                 let (outcome, now) = sink.table.resolve(err, &check.app, check.epoch).await?;
                 Ok(Attempt::Done(outcome, Some(now)))
             }
-            Err(err) if strategy.owns_loop() && err.kind() == ErrorKind::PreconditionFailed => {
-                Ok(Attempt::Refused(err))
-            }
+            Err(err) if strategy.owns_loop() && strategy.refused(&err) => Ok(Attempt::Refused(err)),
             Err(err) => Err(iceberg_error(err)),
         }
     }

@@ -44,9 +44,15 @@ pub trait CommitStrategy: Send + Sync {
         false
     }
 
-    /// Whether the sink owns the retry loop: a commit refused on the strategy's own assertion
-    /// (`PreconditionFailed`) is tried again on a fresh load, checked again (`owned_loop.rs`).
+    /// Whether the sink owns the retry loop: a commit the strategy says was [refused](
+    /// CommitStrategy::refused) is tried again on a fresh load, checked again (`owned_loop.rs`).
     fn owns_loop(&self) -> bool {
+        false
+    }
+
+    /// Whether `err` is the refusal of the strategy's own condition (a moved base), which its
+    /// loop answers with a fresh load; only asked of a strategy that owns the loop.
+    fn refused(&self, _err: &ice::Error) -> bool {
         false
     }
 

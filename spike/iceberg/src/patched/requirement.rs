@@ -4,9 +4,9 @@
 use barrier_sink::{Footprint, SourceFile, retry};
 
 use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, sources};
-use super::ice;
 use super::ice::spec::MAIN_BRANCH;
 use super::ice::transaction::Transaction;
+use super::ice::{self, ErrorKind};
 use crate::extension_points::ASSERT_REF_SNAPSHOT_ID;
 
 /// Loads, checks, and commits with `main` asserted at the snapshot it checked. A failed
@@ -38,6 +38,12 @@ impl CommitStrategy for Requirement {
 
     fn owns_loop(&self) -> bool {
         true
+    }
+
+    /// A moved `main` fails the assertion with `PreconditionFailed` (so do other preconditions:
+    /// the loop tells them apart by whether `main` moved).
+    fn refused(&self, err: &ice::Error) -> bool {
+        err.kind() == ErrorKind::PreconditionFailed
     }
 
     fn stage(&self, tx: Transaction, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {

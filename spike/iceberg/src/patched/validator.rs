@@ -22,7 +22,11 @@ impl TransactionValidator for EpochValidator {
     }
 }
 
-pub struct Validator;
+/// `first_on_base`: the first attempt runs on the sink's held table without refreshing it
+/// (patch 4, shape (a)): `iceberg-validator-first-on-base`, the variant measured beside it.
+pub struct Validator {
+    pub first_on_base: bool,
+}
 
 impl CommitStrategy for Validator {
     fn footprint(&self) -> Footprint {
@@ -42,6 +46,7 @@ impl CommitStrategy for Validator {
     }
 
     fn stage(&self, tx: Transaction, append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
-        append.stage(tx.validate_with(EpochValidator(check.clone())))
+        let tx = tx.validate_with(EpochValidator(check.clone())).with_first_attempt_on_base(self.first_on_base);
+        append.stage(tx)
     }
 }

@@ -59,6 +59,13 @@ struct RunArgs {
     /// Probability that the fault proxy applies a fault to a commit request (rest).
     #[arg(long = "proxy-faults", value_name = "P", default_value_t = 0.0)]
     proxy_fault_rate: f64,
+    /// SIGSTOPs, in all, at random moments; each writer is resumed 0.2 to 5 s later.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pauses: usize,
+    /// Probability that a writer stops itself right after its epoch check passes (resumed 0.2
+    /// to 5 s later): a paused writer between its check and its swap.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pause_after_check: f64,
     /// A soak: rounds on fresh tables until N attempts per arm, one JSON line per round in
     /// DIR/<arm>/soak.jsonl (DIR from --keep, else a temporary directory).
     #[arg(long, value_name = "N")]
@@ -112,6 +119,8 @@ impl RunArgs {
             seed: self.seed,
             peers: self.peers.clone(),
             turns: self.turns,
+            pauses: self.pauses,
+            pause_after_check: self.pause_after_check,
         }
     }
 }

@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::history::{self, Check, Told, attempts, check};
 use super::options::{StressOptions, app};
 use super::tally::{Listed, Tally, Union};
-use super::turns;
+use super::{pauses, turns};
 
 /// What the run's parent counted of its writers and the faults it injected.
 #[derive(Clone, Debug, Default, Serialize, AddAssign)]
@@ -48,6 +48,11 @@ pub struct Counted {
     pub restarts: usize,
     /// Times the catalog server was killed and brought back.
     pub server_restarts: usize,
+    /// SIGSTOPs the parent sent at random moments ([`super::pauses`]).
+    pub pauses: usize,
+    /// Times a writer stopped itself right after its epoch check passed: a pause that surely
+    /// landed between a writer's check and its swap.
+    pub pauses_after_check: usize,
     /// Faults the proxy applied to commit requests.
     pub proxy_faults: Tally<Fault>,
     pub seconds: f64,
@@ -148,13 +153,15 @@ impl Audit {
         };
         let crashes_at: Vec<String> = c.crashes_at.0.iter().map(|(at, n)| format!("{at} {n}")).collect();
         format!(
-            "{peers}{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} server restarts, {} proxy faults, {} storage faults, \
+            "{peers}{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} pauses ({} right after a check), {} server restarts, {} proxy faults, {} storage faults, \
              {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts), {} lost, {} violations, rows {}/{}, left behind: {}",
             c.attempts,
             c.lost_swaps,
             c.kills,
             c.crashes,
             crashes_at.join(", "),
+            c.pauses + c.pauses_after_check,
+            c.pauses_after_check,
             c.server_restarts,
             c.proxy_faults.total(),
             self.outcomes.errors.get(&ErrorKind::Storage),
@@ -215,6 +222,7 @@ pub(super) async fn read(
         lost_swaps: updates.saturating_sub(outcomes.committed as u64),
         unreached_failpoints: Union(target.failpoints().iter().copied().filter(|p| crashes_at.get(p) == 0).collect()),
         crashes_at,
+        pauses_after_check: pauses::after_check(logs),
         ..counted
     };
     let held = Held {

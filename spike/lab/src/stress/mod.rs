@@ -19,6 +19,7 @@ mod audit;
 mod faults;
 pub mod history;
 mod options;
+mod pauses;
 mod peers;
 mod run;
 mod soak;

@@ -26,6 +26,12 @@ pub struct StressOptions {
     pub peers: Vec<Arm>,
     /// With peers: the two sides take turns at trying epochs first ([`turns`]).
     pub turns: bool,
+    /// SIGSTOPs the parent sends, in all, at random moments; each writer is resumed 0.2 to 5 s
+    /// later (`super::pauses`).
+    pub pauses: usize,
+    /// Probability that a writer stops itself (SIGSTOP) right after its epoch check passes, to
+    /// be resumed by the parent 0.2 to 5 s later: a paused process between its check and its swap.
+    pub pause_after_check: f64,
 }
 
 /// The HTTP timeout of writers behind the fault proxy: one of its faults holds a commit until

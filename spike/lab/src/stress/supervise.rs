@@ -15,6 +15,7 @@ use barrier_harness::{Error, Target};
 use super::audit::Counted;
 use super::faults::ServerFaults;
 use super::options::StressOptions;
+use super::pauses::Pauses;
 use super::peers;
 use super::worker::WorkerArgs;
 
@@ -28,6 +29,8 @@ pub(super) struct Writers<'a> {
     location: TableLocation,
     children: Vec<Option<Child>>,
     rng: XorShift,
+    pauses: Pauses,
+    paused: usize,
     kills: usize,
     crashes: usize,
     error_exits: usize,
@@ -52,6 +55,8 @@ impl<'a> Writers<'a> {
             location,
             children: (0..options.writers + options.peers.len()).map(|_| None).collect(),
             rng: XorShift::new(options.seed),
+            pauses: Pauses::default(),
+            paused: 0,
             kills: 0,
             crashes: 0,
             error_exits: 0,
@@ -96,12 +101,19 @@ impl<'a> Writers<'a> {
         // From now, not from the start: waiting for peers to get ready must not bring the first
         // kill forward.
         let mut next_kill = started.elapsed() + self.pause();
+        let mut next_pause = started.elapsed() + self.pause();
         while self.children.iter().any(Option::is_some) && started.elapsed() < self.options.deadline {
             self.reap(max_restarts)?;
             if self.kills < self.options.kills && started.elapsed() >= next_kill {
                 self.kill_one()?;
                 next_kill = started.elapsed() + self.pause();
             }
+            if self.paused < self.options.pauses && started.elapsed() >= next_pause {
+                self.pause_one();
+                next_pause = started.elapsed() + self.pause() * 10;
+            }
+            let pids: Vec<u32> = self.children.iter().flatten().map(Child::id).collect();
+            self.pauses.tend(pids.into_iter(), &mut self.rng);
             if let Some(server) = server.as_deref_mut() {
                 server.maybe_kill(started.elapsed(), &mut self.rng).await?;
             }
@@ -115,7 +127,7 @@ impl<'a> Writers<'a> {
         Ok(finished)
     }
 
-    /// A random pause before the next kill.
+    /// A random wait before the next kill (ten of them before the next pause).
     fn pause(&mut self) -> Duration {
         Duration::from_millis(20 + self.rng.below(150))
     }
@@ -163,6 +175,15 @@ impl<'a> Writers<'a> {
         self.spawn(victim)
     }
 
+    /// SIGSTOPs a running writer at random; [`Pauses`] resumes it.
+    fn pause_one(&mut self) {
+        let running: Vec<u32> = self.children.iter().flatten().map(Child::id).collect();
+        if let Some(&pid) = running.get(self.rng.below(running.len() as u64) as usize) {
+            self.pauses.stop(pid, &mut self.rng);
+            self.paused += 1;
+        }
+    }
+
     /// What the parent counted of its writers.
     pub(super) fn counted(&self) -> Counted {
         Counted {
@@ -170,6 +191,7 @@ impl<'a> Writers<'a> {
             crashes: self.crashes,
             error_exits: self.error_exits,
             restarts: self.restarts,
+            pauses: self.paused,
             ..Counted::default()
         }
     }

@@ -3,18 +3,21 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::catalogs::Access;
+use barrier_harness::rng::XorShift;
 use barrier_harness::{Arm, CatalogKind, Error, Fixture, Target, WriterOptions};
 use barrier_sink::data::unix_millis;
 use barrier_sink::failpoints::StorageFault;
-use barrier_sink::{CallCounts, CommitOutcome, Epoch, ErrorKind, SinkError, fail};
+use barrier_sink::{CallCounts, CommitOutcome, Epoch, ErrorKind, Hooks, SinkError, fail};
 
 use super::history::{self, Event, Told};
 use super::options::{StressOptions, app};
+use super::pauses;
 use super::turns::{self, Side};
 
 /// Errors in a row after which a writer gives up and exits (the parent restarts it): longer
@@ -43,6 +46,9 @@ pub struct WorkerArgs {
     pub fault_rate: f64,
     #[arg(long = "storage-faults")]
     pub storage_fault_rate: f64,
+    /// Probability that the writer stops itself right after its epoch check.
+    #[arg(long, default_value_t = 0.0)]
+    pub pause_after_check: f64,
     /// Take turns with the peers at trying epochs first (`turns.rs`).
     #[arg(long)]
     pub turns: bool,
@@ -68,6 +74,7 @@ impl WorkerArgs {
             epochs: options.epochs,
             fault_rate: options.fault_rate,
             storage_fault_rate: options.storage_fault_rate,
+            pause_after_check: options.pause_after_check,
             turns: options.turns,
             writers: options.writers,
             catalog_uri: access.uri.clone(),
@@ -85,6 +92,7 @@ impl WorkerArgs {
             .args(["--id", &self.id.to_string(), "--epochs", &self.epochs.to_string()])
             .args(["--fault-rate", &self.fault_rate.to_string()])
             .args(["--storage-faults", &self.storage_fault_rate.to_string()])
+            .args(["--pause-after-check", &self.pause_after_check.to_string()])
             .args(["--writers", &self.writers.to_string()]);
         if self.turns {
             command.arg("--turns");
@@ -128,7 +136,12 @@ pub async fn worker(args: &WorkerArgs) -> Result<(), Error> {
     arm_failpoints(target, args, &logs)?;
     let fixture = Fixture::open(target, dir);
     let counts = Arc::new(CallCounts::default());
-    let sink = fixture.writer_with(WriterOptions::counting(Arc::clone(&counts)).with_access(args.access())).await?;
+    let options = WriterOptions {
+        hooks: pause_after_check(args, &logs),
+        counts: Some(Arc::clone(&counts)),
+        access: args.access(),
+    };
+    let sink = fixture.writer_with(options).await?;
     let log_path = history::log_file(&logs, id);
     let mut log =
         std::fs::OpenOptions::new().create(true).append(true).open(&log_path).map_err(Error::io("writer log"))?;
@@ -207,6 +220,29 @@ fn arm_failpoints(target: Target, args: &WorkerArgs, logs: &Path) -> Result<(), 
         configure(StorageFault::Error.name(), &if once { format!("1*return->{random}") } else { random })?;
     }
     Ok(())
+}
+
+/// The hooks that stop the writer (SIGSTOP) right after its epoch check passes, with probability
+/// `pause_after_check`, noting it first in `logs/pauses-<id>.txt`; the parent resumes it. Like the
+/// failpoints, each writer also stops the first time, until its pause log records one: every
+/// run with pauses has some between a check and a swap, whatever the dice do.
+fn pause_after_check(args: &WorkerArgs, logs: &Path) -> Hooks {
+    if args.pause_after_check <= 0.0 {
+        return Hooks::default();
+    }
+    let (rate, log) = (args.pause_after_check, pauses::log_file(logs, args.id));
+    let first = AtomicBool::new(!log.exists());
+    let rng = Mutex::new(XorShift::new(u64::from(std::process::id()) << 16 | args.id as u64));
+    Hooks::default().with_after_check(Arc::new(move || {
+        if first.swap(false, Ordering::SeqCst) || rng.lock().expect("rng lock").chance(rate) {
+            let _ = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&log)
+                .and_then(|mut f| writeln!(f, "after-check"));
+            pauses::stop_self();
+        }
+    }))
 }
 
 fn append(log: &mut std::fs::File, event: &Event) -> Result<(), Error> {

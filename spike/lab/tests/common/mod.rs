@@ -8,8 +8,12 @@ use libtest_mimic::{Arguments, Failed, Trial};
 
 /// The test binary's arguments. `--show-output`, which `scripts/test` passes to every test
 /// binary, is what libtest-mimic always does (it captures nothing), and it does not know the flag.
+/// The trials wait on catalogs, servers and peer processes more than they compute: unless
+/// `--test-threads` says otherwise, four run at a time (libtest's default is one per core).
 pub fn arguments() -> Arguments {
-    Arguments::from_iter(std::env::args().filter(|arg| arg != "--show-output"))
+    let mut arguments = Arguments::from_iter(std::env::args().filter(|arg| arg != "--show-output"));
+    arguments.test_threads.get_or_insert(4);
+    arguments
 }
 
 /// A runtime per trial, as `#[tokio::test(flavor = "multi_thread", worker_threads = 2)]` makes.

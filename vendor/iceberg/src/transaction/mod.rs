@@ -95,6 +95,14 @@ pub struct Transaction {
     /// pointed to in the table the transaction was created from.
     asserted_refs: Vec<(String, Option<i64>)>,
     validators: Vec<BoxedTransactionValidator>,
+    /// Whether an attempt refreshes the base and rebases the actions onto it
+    /// ([`Transaction::with_auto_rebase`]).
+    auto_rebase: bool,
+    /// Whether the first attempt refreshes the base too
+    /// ([`Transaction::with_first_attempt_on_base`]).
+    refresh_first: bool,
+    /// Whether an attempt was made.
+    attempted: bool,
 }
 
 impl Transaction {
@@ -105,7 +113,48 @@ impl Transaction {
             actions: vec![],
             asserted_refs: vec![],
             validators: vec![],
+            auto_rebase: true,
+            refresh_first: true,
+            attempted: false,
         }
+    }
+
+    /// Whether [`Transaction::commit`] may rebase the actions onto a table that has moved on
+    /// since the one this transaction was created from. On by default.
+    ///
+    /// With `false`, no attempt loads the table: the actions run on the transaction's own base,
+    /// and the requirements they emit (a fast append's `assert-ref-snapshot-id` on its branch,
+    /// for one) make the catalog refuse the commit if the table has moved. That refusal ends the
+    /// commit with [`ErrorKind::CatalogCommitConflicts`], not retryable: retrying on the same
+    /// base would only be refused again. The caller decides whether to reload, re-check and
+    /// build a new transaction. Other retryable errors are retried as usual, on the same base.
+    ///
+    /// A caller that holds the table its last commit returned commits with one round trip to
+    /// the catalog, the update, instead of a load and an update.
+    ///
+    /// ```
+    /// use iceberg::table::Table;
+    /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
+    ///
+    /// /// Appends on `base` as it is, or not at all.
+    /// fn append_on(base: &Table) -> iceberg::Result<Transaction> {
+    ///     let tx = Transaction::new(base).with_auto_rebase(false);
+    ///     let append = tx.fast_append();
+    ///     append.apply(tx)
+    /// }
+    /// ```
+    pub fn with_auto_rebase(mut self, auto_rebase: bool) -> Self {
+        self.auto_rebase = auto_rebase;
+        self
+    }
+
+    /// Whether the first attempt of [`Transaction::commit`] refreshes the base before the
+    /// actions run. On by default. With `false`, the first attempt runs on the transaction's
+    /// own base, and only a retry (after the catalog refused a moved base) refreshes and
+    /// rebases, as every attempt does by default.
+    pub fn with_first_attempt_on_base(mut self, on_base: bool) -> Self {
+        self.refresh_first = !on_base;
+        self
     }
 
     /// Makes the commit conditional on `ref_name` still pointing to the snapshot it points
@@ -356,13 +405,16 @@ impl Transaction {
     }
 
     async fn do_commit(&mut self, catalog: &dyn Catalog) -> Result<Table> {
-        let refreshed = catalog.load_table(self.table.identifier()).await?;
+        let first_attempt = !std::mem::replace(&mut self.attempted, true);
+        if self.auto_rebase && (self.refresh_first || !first_attempt) {
+            let refreshed = catalog.load_table(self.table.identifier()).await?;
 
-        if self.table.metadata() != refreshed.metadata()
-            || self.table.metadata_location() != refreshed.metadata_location()
-        {
-            // current base is stale, use refreshed as base and re-apply transaction actions
-            self.table = refreshed.clone();
+            if self.table.metadata() != refreshed.metadata()
+                || self.table.metadata_location() != refreshed.metadata_location()
+            {
+                // current base is stale, use refreshed as base and re-apply transaction actions
+                self.table = refreshed.clone();
+            }
         }
 
         self.check_ref_assertions(&self.table)?;
@@ -401,7 +453,15 @@ impl Transaction {
             .requirements(requirements)
             .build();
 
-        catalog.update_table(table_commit).await
+        let auto_rebase = self.auto_rebase;
+        catalog.update_table(table_commit).await.map_err(|err| {
+            if !auto_rebase && err.kind() == ErrorKind::CatalogCommitConflicts {
+                // Without a rebase, another attempt would send the same refused requirements.
+                err.with_retryable(false)
+            } else {
+                err
+            }
+        })
     }
 }
 
@@ -1441,5 +1501,154 @@ mod test_row_lineage {
         assert_eq!(manifest_list.entries().len(), 2);
         let manifest_file = &manifest_list.entries()[1];
         assert_eq!(manifest_file.first_row_id, Some(30));
+    }
+}
+
+#[cfg(test)]
+mod test_rebase {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use crate::catalog::MockCatalog;
+    use crate::io::LocalFsStorageFactory;
+    use crate::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
+    use crate::spec::MAIN_BRANCH;
+    use crate::table::Table;
+    use crate::transaction::tests::make_v3_minimal_table_in_catalog;
+    use crate::transaction::{ApplyTransactionAction, Transaction};
+    use crate::{Catalog, CatalogBuilder, ErrorKind, TableCommit};
+
+    /// A catalog that forwards to `inner` and counts its loads and updates.
+    fn counting(
+        inner: Arc<dyn Catalog>,
+        loads: Arc<AtomicU32>,
+        updates: Arc<AtomicU32>,
+    ) -> MockCatalog {
+        let mut catalog = MockCatalog::new();
+        let loading = Arc::clone(&inner);
+        catalog.expect_load_table().returning_st(move |ident| {
+            loads.fetch_add(1, Ordering::SeqCst);
+            let (inner, ident) = (Arc::clone(&loading), ident.clone());
+            Box::pin(async move { inner.load_table(&ident).await })
+        });
+        catalog
+            .expect_update_table()
+            .returning_st(move |commit: TableCommit| {
+                updates.fetch_add(1, Ordering::SeqCst);
+                let inner = Arc::clone(&inner);
+                Box::pin(async move { inner.update_table(commit).await })
+            });
+        catalog
+    }
+
+    fn properties(value: &str) -> HashMap<String, String> {
+        HashMap::from([("k".to_string(), value.to_string())])
+    }
+
+    /// A fast append of one snapshot on `base` through `catalog`.
+    async fn append(tx: Transaction, catalog: &dyn Catalog, value: &str) -> crate::Result<Table> {
+        let append = tx.fast_append().set_snapshot_properties(properties(value));
+        append.apply(tx).unwrap().commit(catalog).await
+    }
+
+    /// A table with one snapshot, its handle before that snapshot, and the catalog.
+    async fn moved_on(warehouse: &std::path::Path) -> (Arc<dyn Catalog>, Table, Table) {
+        let memory = MemoryCatalogBuilder::default()
+            .with_storage_factory(Arc::new(LocalFsStorageFactory))
+            .load(
+                "memory",
+                HashMap::from([(
+                    MEMORY_CATALOG_WAREHOUSE.to_string(),
+                    warehouse.to_str().unwrap().to_string(),
+                )]),
+            )
+            .await
+            .unwrap();
+        let stale = make_v3_minimal_table_in_catalog(&memory).await;
+        let catalog: Arc<dyn Catalog> = Arc::new(memory);
+        let now = append(Transaction::new(&stale), catalog.as_ref(), "winner")
+            .await
+            .unwrap();
+        (catalog, stale, now)
+    }
+
+    #[tokio::test]
+    async fn test_first_attempt_on_a_current_base_loads_nothing() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, _, now) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&now).with_first_attempt_on_base(true);
+        let after = append(tx, &counted, "next").await.unwrap();
+        assert_eq!(after.metadata().snapshots().count(), 2);
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (0, 1)
+        );
+    }
+
+    #[tokio::test]
+    async fn test_first_attempt_on_a_moved_base_is_refused_then_rebased() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, stale, now) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&stale).with_first_attempt_on_base(true);
+        let after = append(tx, &counted, "late").await.unwrap();
+        // The first attempt, on the stale base, is refused; the retry refreshes and rebases.
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (1, 2)
+        );
+        let head = after.metadata().current_snapshot().unwrap();
+        assert_eq!(
+            head.parent_snapshot_id(),
+            now.metadata().current_snapshot_id()
+        );
+    }
+
+    #[tokio::test]
+    async fn test_without_auto_rebase_a_current_base_commits_with_no_load() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, _, now) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&now).with_auto_rebase(false);
+        let after = append(tx, &counted, "next").await.unwrap();
+        assert_eq!(after.metadata().snapshots().count(), 2);
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (0, 1)
+        );
+    }
+
+    #[tokio::test]
+    async fn test_without_auto_rebase_a_moved_base_is_a_final_conflict() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, stale, now) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(
+            Arc::clone(&catalog),
+            Arc::clone(&loads),
+            Arc::clone(&updates),
+        );
+        let tx = Transaction::new(&stale).with_auto_rebase(false);
+        let err = append(tx, &counted, "late").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        assert!(!err.retryable(), "a refused base is not retried");
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (0, 1)
+        );
+        let table = catalog.load_table(now.identifier()).await.unwrap();
+        assert_eq!(table.metadata(), now.metadata(), "nothing was committed");
+        assert_eq!(
+            table
+                .metadata()
+                .snapshot_for_ref(MAIN_BRANCH)
+                .map(|s| s.snapshot_id()),
+            now.metadata().current_snapshot_id()
+        );
     }
 }
