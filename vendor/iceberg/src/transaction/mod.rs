@@ -130,7 +130,9 @@ impl Transaction {
     /// build a new transaction. Other retryable errors are retried as usual, on the same base.
     ///
     /// A caller that holds the table its last commit returned commits with one round trip to
-    /// the catalog, the update, instead of a load and an update.
+    /// the catalog, the update, instead of a load and an update. As with
+    /// [`Transaction::with_first_attempt_on_base`], the validators judge the base, which only
+    /// the actions' requirements pin.
     ///
     /// ```
     /// use iceberg::table::Table;
@@ -152,6 +154,11 @@ impl Transaction {
     /// actions run. On by default. With `false`, the first attempt runs on the transaction's
     /// own base, and only a retry (after the catalog refused a moved base) refreshes and
     /// rebases, as every attempt does by default.
+    ///
+    /// On that first attempt the validators ([`Transaction::validate_with`]) judge the base,
+    /// and the commit is pinned to it only by the requirements the actions emit (a fast
+    /// append's: its branch's snapshot). A change that leaves those intact, such as a property
+    /// set by another writer, is not seen.
     pub fn with_first_attempt_on_base(mut self, on_base: bool) -> Self {
         self.refresh_first = !on_base;
         self
@@ -1517,7 +1524,7 @@ mod test_rebase {
     use crate::table::Table;
     use crate::transaction::tests::make_v3_minimal_table_in_catalog;
     use crate::transaction::{ApplyTransactionAction, Transaction};
-    use crate::{Catalog, CatalogBuilder, ErrorKind, TableCommit};
+    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, TableCommit};
 
     /// A catalog that forwards to `inner` and counts its loads and updates.
     fn counting(
@@ -1650,5 +1657,41 @@ mod test_rebase {
                 .map(|s| s.snapshot_id()),
             now.metadata().current_snapshot_id()
         );
+    }
+
+    /// With the first attempt on the base, a validator judges the caller's base, and only the
+    /// actions' requirements pin it: a change that does not move `main` (here a property) is
+    /// not seen. Refreshed first, the same validator sees it.
+    #[tokio::test]
+    async fn test_first_attempt_on_base_validates_the_base_only_requirements_pin() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, _, now) = moved_on(warehouse.path()).await;
+        let tx = Transaction::new(&now);
+        let frozen = tx
+            .update_table_properties()
+            .set("frozen".to_string(), "true".to_string());
+        frozen
+            .apply(tx)
+            .unwrap()
+            .commit(catalog.as_ref())
+            .await
+            .unwrap();
+        let not_frozen = |table: &Table| match table.metadata().properties().get("frozen") {
+            Some(_) => Err(Error::new(ErrorKind::PreconditionFailed, "frozen")),
+            None => Ok(()),
+        };
+
+        let refreshed = Transaction::new(&now).validate_with(not_frozen);
+        let err = append(refreshed, catalog.as_ref(), "refreshed")
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+
+        let on_base = Transaction::new(&now)
+            .with_first_attempt_on_base(true)
+            .validate_with(not_frozen);
+        let after = append(on_base, catalog.as_ref(), "on base").await.unwrap();
+        assert!(after.metadata().properties().contains_key("frozen"));
+        assert_eq!(after.metadata().snapshots().count(), 2);
     }
 }
