@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
                     async move { writer.commit(&app, epoch, batch(0, BATCH_ROWS, "bench")).await.expect("commit") }
                 })
             });
-            record_round_trips(&format!("commit/{id}"), &seeded.counts, commits);
+            record_round_trips(&format!("commit/{id}"), &seeded.counts, commits, None);
         }
     }
     group.finish();

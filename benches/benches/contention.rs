@@ -1,7 +1,8 @@
 //! `contention/<arm>/<writers>`: W concurrent writers on the `sqlite` catalog, each committing a
 //! batch for an app of its own (distinct epochs never collide), and
 //! `contention/<arm>/<writers>/shared`: all W offering the same `(app, epoch)`, of which one may
-//! commit. Throughput is batches offered per second; round trips per commit go next to it.
+//! commit. Throughput is batches offered per second; round trips and manifests written per
+//! commit go next to it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use barrier_benches::{io_criterion, record_round_trips, runtime};
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::{CatalogKind, Fixture, IcebergArm, Target};
+use barrier_iceberg::storage_io::StorageIo;
 use barrier_sink::{AppId, CallCounts, CommitOutcome, CommitSink, Epoch};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -20,6 +22,8 @@ struct Writers {
     counts: Arc<CallCounts>,
     epoch: AtomicU64,
     commits: AtomicU64,
+    /// The storage counters once the table and writers exist: what the rounds wrote is after it.
+    storage: StorageIo,
 }
 
 impl Writers {
@@ -33,7 +37,8 @@ impl Writers {
             let sink = fixture.counting_writer(Arc::clone(&counts)).await.expect("writer");
             sinks.push(Arc::from(sink));
         }
-        Self { _dir: dir, sinks, counts, epoch: AtomicU64::new(1), commits: AtomicU64::new(0) }
+        let storage = StorageIo::now();
+        Self { _dir: dir, sinks, counts, epoch: AtomicU64::new(1), commits: AtomicU64::new(0), storage }
     }
 
     /// One round: every writer offers one batch at once.
@@ -69,7 +74,8 @@ fn bench(c: &mut Criterion) {
                 let bench = rt.block_on(Writers::new(arm, writers));
                 group.throughput(Throughput::Elements(writers as u64));
                 group.bench_function(&id, |b| b.to_async(&rt).iter(|| bench.round(shared)));
-                record_round_trips(&format!("contention/{id}"), &bench.counts, bench.commits.load(Ordering::Relaxed));
+                let commits = bench.commits.load(Ordering::Relaxed);
+                record_round_trips(&format!("contention/{id}"), &bench.counts, commits, Some(bench.storage));
             }
         }
     }

@@ -93,6 +93,10 @@ pub struct RoundTrips {
     pub commits: u64,
     pub loads_per_commit: f64,
     pub updates_per_commit: f64,
+    /// Manifests and manifest lists written per commit (Iceberg; [`StorageIo::manifests_written`]):
+    /// two are the commit's own, the rest were written by attempts that lost their swap.
+    #[serde(default)]
+    pub manifests_per_commit: Option<f64>,
 }
 
 /// Where Criterion writes its estimates, and the files of this crate's counts beside them.
@@ -169,8 +173,9 @@ pub fn floor_of(id: &str) -> Option<String> {
     }
 }
 
-/// Appends the counts taken since the last call, as `id`'s round trips over `commits` commits.
-pub fn record_round_trips(id: &str, counts: &CallCounts, commits: u64) {
+/// Appends the counts taken since the last call, as `id`'s round trips over `commits` commits,
+/// and the manifests written since `storage` was read, when it was.
+pub fn record_round_trips(id: &str, counts: &CallCounts, commits: u64, storage: Option<StorageIo>) {
     let (loads, updates) = counts.take();
     if commits == 0 {
         return;
@@ -180,6 +185,8 @@ pub fn record_round_trips(id: &str, counts: &CallCounts, commits: u64) {
         commits,
         loads_per_commit: loads as f64 / commits as f64,
         updates_per_commit: updates as f64 / commits as f64,
+        manifests_per_commit: storage
+            .map(|before| StorageIo::now().since(before).manifests_written as f64 / commits as f64),
     };
     let path = round_trips_file();
     std::fs::create_dir_all(path.parent().expect("has parent")).expect("criterion dir");

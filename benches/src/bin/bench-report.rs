@@ -117,9 +117,9 @@ fn main() {
     );
     println!();
     println!(
-        "| benchmark | median [95% CI] | compared with | ratio [95% CI] | loads/commit | updates/commit | instructions ratio | files / bytes / fsyncs |"
+        "| benchmark | median [95% CI] | compared with | ratio [95% CI] | loads/commit | updates/commit | manifests/commit | instructions ratio | files / bytes / fsyncs |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (id, (estimate, _)) in &found {
         let ratio = floor_of(id).and_then(|floor| {
             found.get(&floor).map(|(f, _)| {
@@ -128,8 +128,9 @@ fn main() {
             })
         });
         let (floor, ratio) = ratio.unwrap_or_default();
-        let (loads, updates) = trips.get(id).map_or((String::new(), String::new()), |t| {
-            (format!("{:.2}", t.loads_per_commit), format!("{:.2}", t.updates_per_commit))
+        let (loads, updates, manifests) = trips.get(id).map_or(Default::default(), |t| {
+            let manifests = t.manifests_per_commit.map_or(String::new(), |m| format!("{m:.2}"));
+            (format!("{:.2}", t.loads_per_commit), format!("{:.2}", t.updates_per_commit), manifests)
         });
         let instructions = counted(id)
             .zip(floor_of(id).and_then(|f| counted(&f)))
@@ -139,7 +140,7 @@ fn main() {
             format!("{} / {} / {fsyncs}", c.storage.files_written, c.storage.bytes_written)
         });
         println!(
-            "| {id} | {} [{}, {}] | {floor} | {ratio} | {loads} | {updates} | {instructions} | {io} |",
+            "| {id} | {} [{}, {}] | {floor} | {ratio} | {loads} | {updates} | {manifests} | {instructions} | {io} |",
             human(estimate.median),
             human(estimate.lower),
             human(estimate.upper)

@@ -2,7 +2,8 @@
 //! the wire to a REST catalog, counted at the fault proxy in pass-through (every request the
 //! writer sends to the catalog's API and every answer, heads and bodies; the data, manifests and
 //! manifest lists the writer puts on S3 directly are not in it), beside the catalog loads and
-//! updates. Like `instructions`, a long-lived writer's commit is measured, not its first. Needs
+//! updates. Like `instructions`, a long-lived writer's commit is measured, not its first; the
+//! history before it is real one-row commits (SeaweedFS cannot register a seeded file). Needs
 //! the REST catalog at `$BARRIER_REST_URL` (`eval "$(scripts/seaweedfs start)"`).
 
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::catalogs::Access;
 use barrier_harness::proxy::{FaultProxy, Wire};
 use barrier_harness::{Arm, CatalogKind, Fixture, Target, WriterOptions};
-use barrier_sink::{CallCounts, CommitOutcome, Epoch};
+use barrier_sink::{CallCounts, CommitOutcome, Epoch, Hooks};
 use clap::Parser;
 use serde::Serialize;
 
@@ -49,7 +50,13 @@ async fn count(arm: Arm, history: u64) -> Result<Count, String> {
     let target = Target::with_catalog(arm, CatalogKind::Rest);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let fixture = Fixture::create(target, dir.path()).await.map_err(|e| e.report().to_string())?;
-    fixture.seed_history(&app(), history).await.map_err(|e| e.report().to_string())?;
+    // SeaweedFS's REST catalog registers a metadata file without reading it (`seed_history`
+    // says so and fails), so the history here is real commits of one row each, as Delta's is.
+    let seeder = fixture.writer(Hooks::default()).await.map_err(|e| e.report().to_string())?;
+    for n in 1..=history {
+        let epoch = Epoch::new(n).map_err(|e| e.to_string())?;
+        seeder.commit(&app(), epoch, batch(n as i64, 1, "history")).await.map_err(|e| e.report().to_string())?;
+    }
     let server = CatalogKind::Rest.server_url().ok_or("BARRIER_REST_URL is not set")?;
     let proxy = FaultProxy::start(&server).await.map_err(|e| e.to_string())?;
     let counts = Arc::new(CallCounts::default());

@@ -17,6 +17,7 @@ static FILES_WRITTEN: AtomicU64 = AtomicU64::new(0);
 static BYTES_WRITTEN: AtomicU64 = AtomicU64::new(0);
 static FILES_READ: AtomicU64 = AtomicU64::new(0);
 static BYTES_READ: AtomicU64 = AtomicU64::new(0);
+static MANIFESTS_WRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// A reading of the counters, or the difference of two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +28,10 @@ pub struct StorageIo {
     pub bytes_written: u64,
     pub files_read: u64,
     pub bytes_read: u64,
+    /// Of `files_written`, the manifests and manifest lists (Avro): a fast append commits one
+    /// of each, so anything above two per commit is an attempt's that lost its swap.
+    #[serde(default)]
+    pub manifests_written: u64,
 }
 
 impl StorageIo {
@@ -37,6 +42,7 @@ impl StorageIo {
             bytes_written: BYTES_WRITTEN.load(Ordering::SeqCst),
             files_read: FILES_READ.load(Ordering::SeqCst),
             bytes_read: BYTES_READ.load(Ordering::SeqCst),
+            manifests_written: MANIFESTS_WRITTEN.load(Ordering::SeqCst),
         }
     }
 
@@ -47,12 +53,16 @@ impl StorageIo {
             bytes_written: self.bytes_written - earlier.bytes_written,
             files_read: self.files_read - earlier.files_read,
             bytes_read: self.bytes_read - earlier.bytes_read,
+            manifests_written: self.manifests_written - earlier.manifests_written,
         }
     }
 }
 
-pub(crate) fn file_created() {
+pub(crate) fn file_created(path: &str) {
     FILES_WRITTEN.fetch_add(1, Ordering::Relaxed);
+    if path.ends_with(".avro") {
+        MANIFESTS_WRITTEN.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 pub(crate) fn bytes_written(n: usize) {

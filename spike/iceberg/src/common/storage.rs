@@ -86,7 +86,7 @@ impl Storage for FailpointStorage {
             }
             None => {}
         }
-        storage_io::file_created();
+        storage_io::file_created(path);
         storage_io::bytes_written(bs.len());
         self.inner.write(path, bs).await.map_err(failed)?;
         if path.ends_with(".metadata.json") && Failpoint::AfterMetadataFile.fires() {
@@ -102,7 +102,7 @@ impl Storage for FailpointStorage {
             return Err(injected_failure(Fault::Error, path));
         }
         let inner = self.inner.writer(path).await.map_err(failed)?;
-        storage_io::file_created();
+        storage_io::file_created(path);
         Ok(Box::new(MarkedWrite { inner, path: path.to_string(), partial: fault == Some(Fault::Partial) }))
     }
 

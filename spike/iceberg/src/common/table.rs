@@ -107,12 +107,18 @@ impl IcebergTable {
     /// real, empty manifest list for the new current snapshot (the next append reads it), and the
     /// table is registered again on that file. The older snapshots' manifest lists are named and
     /// never written: nothing that commits or counts rows reads them, but a reader of every
-    /// snapshot's files (`table_files`, so `left_behind`) would fail on them.
+    /// snapshot's files (`table_files`, so `left_behind`) would fail on them. Fails, rather than
+    /// seed a different table, on a catalog that registers a file without reading it (SeaweedFS's
+    /// REST catalog, where `wire` seeds with real commits instead).
     pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
         let base = self.load().await?;
         let location =
             base.metadata_location().ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?;
-        let next = MetadataLocation::from_str(location).map_err(iceberg_error)?.with_next_version();
+        // A REST server may name its files in a form `MetadataLocation` does not parse
+        // (SeaweedFS: `v1.metadata.json`); the seeded file only needs a name of its own.
+        let next = MetadataLocation::from_str(location)
+            .unwrap_or_else(|_| MetadataLocation::new_with_metadata(base.metadata().location(), base.metadata()))
+            .with_next_version();
         let lists = format!("{}/metadata/seeded-{}", base.metadata().location(), Uuid::new_v4());
         let metadata = extend_history(
             base.metadata().clone(),
@@ -134,6 +140,21 @@ impl IcebergTable {
         metadata.write_to(base.file_io(), &next).await.map_err(iceberg_error)?;
         self.catalog.drop_table(&self.ident).await.map_err(iceberg_error)?;
         self.catalog.register_table(&self.ident, next.to_string()).await.map_err(iceberg_error)?;
+        // A catalog may register a file without reading it (SeaweedFS's REST catalog loads an
+        // empty schema and no snapshots back): a table that is not the one seeded must not be
+        // measured as if it were.
+        let registered = self.load().await?;
+        if registered.metadata().snapshots().count() != metadata.snapshots().count() {
+            return Err(SinkError::Iceberg(
+                format!(
+                    "the catalog registered {next} but loads a table of {} snapshots, not the {} seeded: \
+                 it does not read the file it registers",
+                    registered.metadata().snapshots().count(),
+                    metadata.snapshots().count()
+                )
+                .into(),
+            ));
+        }
         Ok(())
     }
 
