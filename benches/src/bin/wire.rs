@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use barrier_benches::{ARMS, app, criterion_dir};
-use barrier_harness::batch::{BATCH_ROWS, batch};
+use barrier_harness::batch::{BATCH_ROWS, batch, commit_history};
 use barrier_harness::catalogs::Access;
 use barrier_harness::proxy::{FaultProxy, Wire};
 use barrier_harness::{Arm, CatalogKind, Fixture, Target, WriterOptions};
@@ -53,10 +53,7 @@ async fn count(arm: Arm, history: u64) -> Result<Count, String> {
     // SeaweedFS's REST catalog registers a metadata file without reading it (`seed_history`
     // says so and fails), so the history here is real commits of one row each, as Delta's is.
     let seeder = fixture.writer(Hooks::default()).await.map_err(|e| e.report().to_string())?;
-    for n in 1..=history {
-        let epoch = Epoch::new(n).map_err(|e| e.to_string())?;
-        seeder.commit(&app(), epoch, batch(n as i64, 1, "history")).await.map_err(|e| e.report().to_string())?;
-    }
+    commit_history(seeder.as_ref(), &app(), history).await.map_err(|e| e.report().to_string())?;
     let server = CatalogKind::Rest.server_url().ok_or("BARRIER_REST_URL is not set")?;
     let proxy = FaultProxy::start(&server).await.map_err(|e| e.to_string())?;
     let counts = Arc::new(CallCounts::default());
