@@ -64,6 +64,15 @@ pub enum ErrorKind {
 
     /// Catalog commit failed due to outdated metadata
     CatalogCommitConflicts,
+
+    /// A condition the caller attached to a commit does not hold on the current table, such
+    /// as a ref asserted with `Transaction::assert_ref_snapshot_id` that has moved.
+    ///
+    /// Unlike [`ErrorKind::CatalogCommitConflicts`], this is never retryable: the condition
+    /// was checked against the table as the catalog holds it, and retrying the same commit
+    /// cannot change the answer. Unlike [`ErrorKind::PreconditionFailed`], which the crate's
+    /// actions also return, it comes from the caller's condition only.
+    CommitConditionFailed,
 }
 
 impl ErrorKind {
@@ -85,6 +94,7 @@ impl From<ErrorKind> for &'static str {
             ErrorKind::NamespaceNotFound => "NamespaceNotFound",
             ErrorKind::PreconditionFailed => "PreconditionFailed",
             ErrorKind::CatalogCommitConflicts => "CatalogCommitConflicts",
+            ErrorKind::CommitConditionFailed => "CommitConditionFailed",
         }
     }
 }

@@ -130,9 +130,9 @@ fn epoch_of(snapshot: &Snapshot, app: &AppId) -> Result<Option<Epoch>, SinkError
     Epoch::from_stored(stored).map(Some)
 }
 
-/// The rejection of a commit whose epoch the refreshed table already records: the kind a
-/// transaction validator rejects with (patch 3). Not retryable: no later refresh can
-/// un-commit an epoch, so the library's retry loop must stop on it.
+/// The rejection of a commit whose epoch the refreshed table already records, as the guards
+/// inside the commit raise it (a validator turns it into its `Verdict::Reject`, patch 3). Not
+/// retryable: no later refresh can un-commit an epoch, so the library's retry loop must stop on it.
 fn epoch_taken(app: &AppId, committed: Epoch) -> ice::Error {
     ice::Error::new(ErrorKind::PreconditionFailed, EPOCH_TAKEN)
         .with_context("app", app.to_string())
@@ -141,8 +141,8 @@ fn epoch_taken(app: &AppId, committed: Epoch) -> ice::Error {
 
 /// Whether `err` is the check's rejection, or wraps it somewhere in its source chain. Decided by
 /// the sink's own message on an `ice::Error` in the chain, never by the rendered error, and not
-/// by kind: `PreconditionFailed` also means that a ref assertion or another check failed.
-pub(super) fn is_epoch_taken(err: &ice::Error) -> bool {
+/// by kind: the library's own actions return `PreconditionFailed` too.
+pub fn is_epoch_taken(err: &ice::Error) -> bool {
     let mut next: Option<&(dyn std::error::Error + 'static)> = Some(err);
     while let Some(err) = next {
         if err.downcast_ref::<ice::Error>().is_some_and(|err| err.message() == EPOCH_TAKEN) {

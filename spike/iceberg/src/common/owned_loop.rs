@@ -8,7 +8,6 @@ use async_trait::async_trait;
 use barrier_sink::retry::{MAX_ATTEMPTS, backoff};
 use barrier_sink::{CommitOutcome, SinkError, SourceFile};
 
-use super::errors::iceberg_error;
 use super::ice;
 use super::ice::table::Table;
 
@@ -19,8 +18,9 @@ pub const SOURCE: SourceFile = SourceFile { path: file!(), text: include_str!("o
 pub enum Attempt {
     /// An answer, with the table the commit returned or that shows the epoch, when there is one.
     Done(CommitOutcome, Option<Table>),
-    /// The catalog or the library refused it on the strategy's condition: a moved base, if `main`
-    /// moved since the base the attempt started from.
+    /// The catalog or the library refused it on the strategy's condition, a moved base: the
+    /// strategy tells its refusal from every other error by kind (`CommitConditionFailed`, or
+    /// patch 4's non-retryable `CatalogCommitConflicts`).
     Refused(ice::Error),
 }
 
@@ -34,32 +34,19 @@ pub(super) trait Attempts: Send {
     async fn attempt(&mut self, base: &Table) -> Result<Attempt, SinkError>;
 }
 
-/// Attempts the commit on `first`, then on fresh loads, until it is answered, the refusal was
-/// not the assertion's (`main` did not move), or [`MAX_ATTEMPTS`].
+/// Attempts the commit on `first`, then on fresh loads, until it is answered or [`MAX_ATTEMPTS`].
 pub(super) async fn commit(
     first: &Table,
     body: &mut impl Attempts,
 ) -> Result<(CommitOutcome, Option<Table>), SinkError> {
-    // `main` as the last attempt asserted it, and that attempt's refusal.
-    let mut refused: Option<(Option<i64>, ice::Error)> = None;
     for n in 0..MAX_ATTEMPTS {
         let base = match n {
             0 => Cow::Borrowed(first),
             _ => Cow::Owned(body.load().await?),
         };
-        let head = base.metadata().current_snapshot_id();
-        if let Some((asserted, err)) = refused.take()
-            && asserted == head
-        {
-            // `main` did not move: the failed precondition was not this sink's assertion.
-            return Err(iceberg_error(err));
-        }
         match body.attempt(&base).await? {
             Attempt::Done(outcome, after) => return Ok((outcome, after)),
-            Attempt::Refused(err) => {
-                refused = Some((head, err));
-                tokio::time::sleep(backoff(n)).await;
-            }
+            Attempt::Refused(_) => tokio::time::sleep(backoff(n)).await,
         }
     }
     Err(SinkError::Conflict { attempts: MAX_ATTEMPTS })

@@ -9,11 +9,9 @@ use barrier_sink::{AppId, CallCounts, CommitOutcome, CommitSink, Epoch, Hooks, S
 
 use super::commit_catalog::CommitCatalog;
 use super::epoch::EpochCheck;
-use super::epoch::is_epoch_taken;
 use super::errors::iceberg_error;
 use super::ice::spec::DataFile;
 use super::ice::table::Table;
-use super::ice::transaction::Transaction;
 use super::owned_loop::{self, Attempt, Attempts};
 use super::strategy::{Append, CheckSite, CommitStrategy};
 use super::table::IcebergTable;
@@ -118,10 +116,10 @@ impl Attempts for Body<'_> {
             None => self.files.insert(IcebergTable::write(base, self.batch).await?).clone(),
         };
         let append = Append { files, app: check.app.clone(), epoch: check.epoch };
-        let tx = strategy.stage(Transaction::new(base), append, check).map_err(iceberg_error)?;
+        let tx = strategy.stage(base, append, check).map_err(iceberg_error)?;
         match tx.commit(&strategy.catalog(sink.table.catalog.clone(), check)).await {
             Ok(after) => Ok(Attempt::Done(CommitOutcome::Committed, Some(after))),
-            Err(err) if is_epoch_taken(&err) => {
+            Err(err) if strategy.epoch_taken(&err) => {
                 let (outcome, now) = sink.table.resolve(err, &check.app, check.epoch).await?;
                 Ok(Attempt::Done(outcome, Some(now)))
             }

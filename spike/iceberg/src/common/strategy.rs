@@ -8,10 +8,11 @@ use std::sync::Arc;
 use barrier_sink::{AppId, Epoch, Footprint};
 
 use super::commit_catalog::CommitCatalog;
-use super::epoch::{EpochCheck, record_watermark, stage_append};
+use super::epoch::{EpochCheck, is_epoch_taken, record_watermark, stage_append};
 use super::ice;
 use super::ice::Catalog;
 use super::ice::spec::DataFile;
+use super::ice::table::Table;
 use super::ice::transaction::Transaction;
 
 /// Where an arm's check of the epoch decides the commit.
@@ -56,9 +57,16 @@ pub trait CommitStrategy: Send + Sync {
         false
     }
 
-    /// Stages `append` on `tx`, with the arm's guard; by default the plain append.
-    fn stage(&self, tx: Transaction, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
-        append.stage(tx)
+    /// Stages `append` on a transaction on `base`, with the arm's guard; by default the plain
+    /// append.
+    fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
+        append.stage(Transaction::new(base))
+    }
+
+    /// Whether `err` is the guard's "this epoch is already committed", which the body reads back
+    /// as the epoch the table holds; by default the check's own error, wherever it surfaces.
+    fn epoch_taken(&self, err: &ice::Error) -> bool {
+        is_epoch_taken(err)
     }
 
     /// The catalog the transaction commits through; by default the connection with the commit's

@@ -48,7 +48,8 @@ impl CommitStrategy for Action {
     }
 
     /// The fast append wrapped in the check, then the watermark.
-    fn stage(&self, tx: Transaction, mut append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
+    fn stage(&self, base: &Table, mut append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
+        let tx = Transaction::new(base);
         let summary = epoch_summary(&append.app, append.epoch);
         let inner = tx.fast_append().add_data_files(std::mem::take(&mut append.files)).set_snapshot_properties(summary);
         let action = EpochAction { check: check.clone(), inner: Arc::new(inner) };

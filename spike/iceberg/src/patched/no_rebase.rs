@@ -4,6 +4,7 @@
 use barrier_sink::{Footprint, SourceFile, retry};
 
 use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, sources};
+use super::ice::table::Table;
 use super::ice::transaction::Transaction;
 use super::ice::{self, ErrorKind};
 
@@ -45,7 +46,7 @@ impl CommitStrategy for NoRebase {
         err.kind() == ErrorKind::CatalogCommitConflicts && !err.retryable()
     }
 
-    fn stage(&self, tx: Transaction, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
-        append.stage(tx.with_auto_rebase(false))
+    fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
+        append.stage(Transaction::new(base).with_auto_rebase(false))
     }
 }

@@ -5,6 +5,7 @@ use barrier_sink::{Footprint, SourceFile, retry};
 
 use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, sources};
 use super::ice::spec::MAIN_BRANCH;
+use super::ice::table::Table;
 use super::ice::transaction::Transaction;
 use super::ice::{self, ErrorKind};
 use crate::extension_points::ASSERT_REF_SNAPSHOT_ID;
@@ -40,13 +41,14 @@ impl CommitStrategy for Requirement {
         true
     }
 
-    /// A moved `main` fails the assertion with `PreconditionFailed` (so do other preconditions:
-    /// the loop tells them apart by whether `main` moved).
+    /// A moved `main` fails the assertion with `CommitConditionFailed`, which nothing else
+    /// returns: the contract tells the refusal apart, not a look at the table.
     fn refused(&self, err: &ice::Error) -> bool {
-        err.kind() == ErrorKind::PreconditionFailed
+        err.kind() == ErrorKind::CommitConditionFailed
     }
 
-    fn stage(&self, tx: Transaction, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
-        append.stage(tx.assert_ref_snapshot_id(MAIN_BRANCH))
+    fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
+        let head = base.metadata().current_snapshot_id();
+        append.stage(Transaction::new(base).assert_ref_snapshot_id(MAIN_BRANCH, head)?)
     }
 }

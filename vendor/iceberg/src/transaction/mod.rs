@@ -68,7 +68,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBackoff, ExponentialBuilder, RetryableWithContext};
-pub use transaction_validator::TransactionValidator;
+pub use transaction_validator::{TransactionValidator, Verdict};
 pub use update_schema::AddColumn;
 
 use crate::error::Result;
@@ -91,8 +91,8 @@ use crate::{Catalog, Error, ErrorKind, TableCommit, TableRequirement, TableUpdat
 pub struct Transaction {
     table: Table,
     actions: Vec<BoxedTransactionAction>,
-    /// Refs asserted with [`Transaction::assert_ref_snapshot_id`], each with the snapshot it
-    /// pointed to in the table the transaction was created from.
+    /// Refs asserted with [`Transaction::assert_ref_snapshot_id`], in the order asserted, each
+    /// with the snapshot it must point to (`None`: it must not exist).
     asserted_refs: Vec<(String, Option<i64>)>,
     validators: Vec<BoxedTransactionValidator>,
     /// Whether an attempt refreshes the base and rebases the actions onto it
@@ -164,95 +164,116 @@ impl Transaction {
         self
     }
 
-    /// Makes the commit conditional on `ref_name` still pointing to the snapshot it points
-    /// to in the table this transaction was created from (or still not existing, if it does
-    /// not exist there).
+    /// Makes the commit conditional on `ref_name` pointing to `snapshot_id`, or, if
+    /// `snapshot_id` is `None`, on no ref named `ref_name` existing.
     ///
-    /// [`Transaction::commit`] reloads the table and rebases the actions onto it, so the
-    /// requirements the actions emit describe the refreshed table, not the table the caller
-    /// read. An asserted ref keeps the snapshot the caller read:
+    /// [`Transaction::commit`] reloads the table before every attempt and rebases the actions
+    /// onto it, so the requirements the actions emit describe the reloaded table, never the
+    /// table the caller read. An asserted ref is the caller's premise and is kept as given:
     ///
-    /// * On every attempt it is checked against the refreshed table before any action runs.
-    ///   If the ref has moved, the commit ends with [`ErrorKind::PreconditionFailed`], not
-    ///   retryable: no refresh can move the ref back, so retrying would only spin until
-    ///   `commit.retry.total-timeout-ms`. That attempt writes no manifest. The caller decides
-    ///   whether to reload, re-check and build a new transaction.
-    /// * It is sent with the commit as an `assert-ref-snapshot-id` requirement, first, so the
-    ///   catalog enforces it atomically with the swap. If the ref moves between the refresh
-    ///   and the swap, the catalog rejects the commit as a retryable conflict and the next
-    ///   attempt fails the check above.
-    /// * An action's `assert-ref-snapshot-id` on the same ref is not sent: the caller's was
-    ///   checked against the same base, and an action later in the transaction can only name
-    ///   a snapshot this transaction itself adds. A fast append on the asserted base emits the
-    ///   same assertion, so asserting `main` before a fast append is exactly a conditional
-    ///   append.
+    /// * On every attempt it is checked against the reloaded table before any action runs. If
+    ///   it does not hold, the commit ends with [`ErrorKind::CommitConditionFailed`], never
+    ///   retried (no reload can move the ref back), and the attempt writes no file.
+    /// * It is sent with the commit as an `assert-ref-snapshot-id` requirement, ahead of the
+    ///   actions' requirements, so that the catalog checks it atomically with the swap. If the
+    ///   ref moves between the reload and the swap, the catalog rejects the commit as a
+    ///   retryable conflict and the next attempt ends with `CommitConditionFailed`.
     ///
-    /// A transaction with asserted refs and no actions commits nothing, but still checks them
-    /// against a freshly loaded table: [`Transaction::commit`] returns that table, or the error.
+    /// `None` is an explicit assertion of absence, as in `TableRequirement::RefSnapshotIdMatch`:
+    /// with `None`, a misspelled name asserts that a ref of that name does not exist, which
+    /// holds. Asserting a ref again with the same snapshot changes nothing.
+    ///
+    /// Assertions are checked by a commit that has actions only: a transaction without actions
+    /// returns from [`Transaction::commit`] without contacting the catalog.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::DataInvalid`] if `ref_name` is already asserted with another snapshot: no
+    /// table satisfies both.
     ///
     /// ```
     /// use iceberg::spec::MAIN_BRANCH;
     /// use iceberg::table::Table;
     /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
     ///
-    /// /// Appends only if `main` is still where `base` saw it.
+    /// /// Appends only if `main` is still where `base` saw it (or still absent).
     /// fn append_unless_moved(base: &Table) -> iceberg::Result<Transaction> {
-    ///     let tx = Transaction::new(base).assert_ref_snapshot_id(MAIN_BRANCH);
+    ///     let head = base.metadata().current_snapshot_id();
+    ///     let tx = Transaction::new(base).assert_ref_snapshot_id(MAIN_BRANCH, head)?;
     ///     let append = tx.fast_append();
     ///     append.apply(tx)
     /// }
     /// ```
-    pub fn assert_ref_snapshot_id(mut self, ref_name: impl Into<String>) -> Self {
+    pub fn assert_ref_snapshot_id(
+        mut self,
+        ref_name: impl Into<String>,
+        snapshot_id: Option<i64>,
+    ) -> Result<Self> {
         let ref_name = ref_name.into();
-        if !self.asserted_refs.iter().any(|(name, _)| *name == ref_name) {
-            let snapshot_id = self
-                .table
-                .metadata()
-                .snapshot_for_ref(&ref_name)
-                .map(|snapshot| snapshot.snapshot_id());
-            self.asserted_refs.push((ref_name, snapshot_id));
+        match self
+            .asserted_refs
+            .iter()
+            .find(|(name, _)| *name == ref_name)
+        {
+            None => self.asserted_refs.push((ref_name, snapshot_id)),
+            Some((_, asserted)) if *asserted == snapshot_id => {}
+            Some((_, asserted)) => {
+                return Err(Error::new(
+                    ErrorKind::DataInvalid,
+                    format!("Conflicting assertions for ref {ref_name}"),
+                )
+                .with_context("asserted", snapshot_label(*asserted))
+                .with_context("asserting", snapshot_label(snapshot_id)));
+            }
         }
-        self
+        Ok(self)
     }
 
-    /// Adds a validator that accepts or rejects the refreshed table on every attempt.
+    /// Adds a validator that judges the reloaded table on every attempt: see
+    /// [`TransactionValidator`] for the order of the checks, what a rejection and an error do,
+    /// and what a verdict guarantees at the swap (not a table property).
     ///
-    /// Validators run in the order they were added, after the asserted refs are checked and
-    /// before any action runs. A rejection, an error of kind [`ErrorKind::PreconditionFailed`],
-    /// ends the commit and is not retried; any other error keeps its kind and retryability.
-    /// See [`TransactionValidator`] for what a verdict guarantees at the swap. A transaction
-    /// with validators and no actions commits nothing, but still runs them on a freshly loaded
-    /// table.
+    /// Validators run by a commit that has actions only: a transaction without actions returns
+    /// from [`Transaction::commit`] without calling them. Clones of a transaction share its
+    /// validators, so a validator that keeps state sees the attempts of every clone.
     ///
     /// ```
     /// use std::collections::HashMap;
     ///
+    /// use async_trait::async_trait;
+    /// use iceberg::Result;
     /// use iceberg::table::Table;
-    /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
+    /// use iceberg::transaction::{
+    ///     ApplyTransactionAction, Transaction, TransactionValidator, Verdict,
+    /// };
     /// use iceberg::util::snapshot::ancestors_of;
-    /// use iceberg::{Error, ErrorKind, Result};
     ///
     /// const COMMIT_ID: &str = "example.commit-id";
     ///
-    /// /// Appends the batch `commit_id` unless `main` already holds it.
-    /// fn append_once(base: &Table, commit_id: String) -> Result<Transaction> {
-    ///     let id = commit_id.clone();
-    ///     let tx = Transaction::new(base).validate_with(move |table: &Table| {
+    /// /// Rejects a table whose `main` already holds the batch it names.
+    /// struct NotYetCommitted(String);
+    ///
+    /// #[async_trait]
+    /// impl TransactionValidator for NotYetCommitted {
+    ///     async fn validate(&self, table: &Table) -> Result<Verdict> {
     ///         let metadata = table.metadata_ref();
     ///         let Some(head) = metadata.current_snapshot_id() else {
-    ///             return Ok(());
+    ///             return Ok(Verdict::Accept);
     ///         };
     ///         let committed = ancestors_of(&metadata, head).any(|snapshot| {
-    ///             snapshot.summary().additional_properties.get(COMMIT_ID) == Some(&id)
+    ///             snapshot.summary().additional_properties.get(COMMIT_ID) == Some(&self.0)
     ///         });
-    ///         if committed {
-    ///             return Err(Error::new(
-    ///                 ErrorKind::PreconditionFailed,
-    ///                 "already committed",
-    ///             ));
-    ///         }
-    ///         Ok(())
-    ///     });
+    ///         Ok(match committed {
+    ///             true => Verdict::Reject(format!("{} is already in main", self.0)),
+    ///             false => Verdict::Accept,
+    ///         })
+    ///     }
+    /// }
+    ///
+    /// /// Appends the batch `commit_id` unless `main` already holds it. The fast append asserts
+    /// /// `main` at the head the validator judged, so the verdict holds at the swap.
+    /// fn append_once(base: &Table, commit_id: String) -> Result<Transaction> {
+    ///     let tx = Transaction::new(base).validate_with(NotYetCommitted(commit_id.clone()));
     ///     let append = tx
     ///         .fast_append()
     ///         .set_snapshot_properties(HashMap::from([(COMMIT_ID.to_string(), commit_id)]));
@@ -274,25 +295,21 @@ impl Transaction {
     }
 
     fn check_ref_assertions(&self, table: &Table) -> Result<()> {
-        for assertion in self.ref_assertions() {
-            assertion.check(Some(table.metadata())).map_err(|moved| {
-                Error::new(
-                    ErrorKind::PreconditionFailed,
-                    "A ref asserted with assert_ref_snapshot_id has moved",
+        for (ref_name, asserted) in &self.asserted_refs {
+            let found = table
+                .metadata()
+                .snapshot_for_ref(ref_name)
+                .map(|snapshot| snapshot.snapshot_id());
+            if found != *asserted {
+                return Err(Error::new(
+                    ErrorKind::CommitConditionFailed,
+                    format!("Ref {ref_name} does not point where it was asserted to"),
                 )
-                .with_source(moved)
-            })?;
+                .with_context("asserted", snapshot_label(*asserted))
+                .with_context("found", snapshot_label(found)));
+            }
         }
         Ok(())
-    }
-
-    fn is_asserted_ref(&self, requirement: &TableRequirement) -> bool {
-        match requirement {
-            TableRequirement::RefSnapshotIdMatch { r#ref, .. } => {
-                self.asserted_refs.iter().any(|(name, _)| name == r#ref)
-            }
-            _ => false,
-        }
     }
 
     fn update_table_metadata(table: Table, updates: &[TableUpdate]) -> Result<Table> {
@@ -367,9 +384,28 @@ impl Transaction {
         ExpireSnapshotsAction::new()
     }
 
-    /// Commit transaction.
+    /// Commits the transaction's actions to `catalog` as one table update.
+    ///
+    /// Every attempt reloads the table, checks the refs asserted with
+    /// [`Transaction::assert_ref_snapshot_id`] against it, calls the validators added with
+    /// [`Transaction::validate_with`], rebases the actions onto it and sends their updates with
+    /// the asserted refs and the actions' requirements. An attempt the catalog rejects with a
+    /// retryable error is retried within the table's `commit.retry.*` properties. A transaction
+    /// without actions returns the table it was created from without contacting the catalog, so
+    /// its asserted refs and validators are not checked.
+    ///
+    /// # Errors
+    ///
+    /// * [`ErrorKind::CommitConditionFailed`] if an asserted ref does not point where it was
+    ///   asserted to in the reloaded table, or a validator rejects it. It is never retryable,
+    ///   and it is returned for nothing else.
+    /// * A validator's own error, as the validator built it.
+    /// * [`ErrorKind::CatalogCommitConflicts`] if the catalog still rejected the last attempt
+    ///   when the retries ran out.
+    /// * Any error of an action, such as [`ErrorKind::PreconditionFailed`] when a schema change
+    ///   no longer applies to the reloaded table, or of the catalog's load or update.
     pub async fn commit(self, catalog: &dyn Catalog) -> Result<Table> {
-        if self.actions.is_empty() && self.asserted_refs.is_empty() && self.validators.is_empty() {
+        if self.actions.is_empty() {
             // nothing to commit
             return Ok(self.table);
         }
@@ -426,9 +462,6 @@ impl Transaction {
 
         self.check_ref_assertions(&self.table)?;
         validate_all(&self.validators, &self.table).await?;
-        if self.actions.is_empty() {
-            return Ok(self.table.clone());
-        }
 
         let mut current_table = self.table.clone();
         let mut existing_updates: Vec<TableUpdate> = vec![];
@@ -445,14 +478,7 @@ impl Transaction {
             )?;
         }
 
-        let requirements = self
-            .ref_assertions()
-            .chain(
-                existing_requirements
-                    .into_iter()
-                    .filter(|requirement| !self.is_asserted_ref(requirement)),
-            )
-            .collect();
+        let requirements = self.ref_assertions().chain(existing_requirements).collect();
 
         let table_commit = TableCommit::builder()
             .ident(self.table.identifier().to_owned())
@@ -470,6 +496,10 @@ impl Transaction {
             }
         })
     }
+}
+
+fn snapshot_label(snapshot_id: Option<i64>) -> String {
+    snapshot_id.map_or_else(|| "absent".to_string(), |id| id.to_string())
 }
 
 #[cfg(test)]
@@ -892,7 +922,7 @@ mod test_ref_assertions {
 
     use crate::catalog::MockCatalog;
     use crate::memory::tests::new_memory_catalog;
-    use crate::spec::MAIN_BRANCH;
+    use crate::spec::{MAIN_BRANCH, SnapshotReference, SnapshotRetention};
     use crate::table::Table;
     use crate::transaction::tests::{
         files_under, make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
@@ -903,15 +933,43 @@ mod test_ref_assertions {
     };
     use crate::{Catalog, Error, ErrorKind, Result, TableCommit, TableRequirement, TableUpdate};
 
-    fn main_at(snapshot_id: Option<i64>) -> TableRequirement {
+    /// The parent and the head of `main` in `make_v2_table()`.
+    const PARENT: i64 = 3051729675574597004;
+    const HEAD: i64 = 3055729675574597004;
+
+    fn ref_at(name: &str, snapshot_id: Option<i64>) -> TableRequirement {
         TableRequirement::RefSnapshotIdMatch {
-            r#ref: MAIN_BRANCH.to_string(),
+            r#ref: name.to_string(),
             snapshot_id,
         }
     }
 
+    fn main_at(snapshot_id: Option<i64>) -> TableRequirement {
+        ref_at(MAIN_BRANCH, snapshot_id)
+    }
+
     fn properties(value: &str) -> HashMap<String, String> {
         HashMap::from([("k".to_string(), value.to_string())])
+    }
+
+    fn branch(snapshot_id: i64) -> SnapshotReference {
+        SnapshotReference::new(snapshot_id, SnapshotRetention::branch(None, None, None))
+    }
+
+    fn tag(snapshot_id: i64) -> SnapshotReference {
+        SnapshotReference::new(snapshot_id, SnapshotRetention::Tag {
+            max_ref_age_ms: None,
+        })
+    }
+
+    /// `make_v2_table()` with `refs` set besides `main`.
+    fn v2_table_with(refs: &[(&str, SnapshotReference)]) -> Table {
+        let table = make_v2_table();
+        let mut builder = table.metadata().clone().into_builder(None);
+        for (name, reference) in refs {
+            builder = builder.set_ref(name, reference.clone()).unwrap();
+        }
+        table.with_metadata(Arc::new(builder.build().unwrap().metadata))
     }
 
     /// Emits the requirements a snapshot producer emits for the table it is handed.
@@ -934,28 +992,50 @@ mod test_ref_assertions {
         }
     }
 
-    /// A catalog whose loads all return `loaded` and whose one update records the
-    /// requirements it was sent.
+    /// A catalog whose loads all return `loaded` and whose updates (`updates` of them) record
+    /// the requirements they were sent.
     fn recording_catalog(
-        loaded: fn() -> Table,
+        loaded: Table,
+        updates: usize,
         sent: Arc<Mutex<Vec<TableRequirement>>>,
     ) -> MockCatalog {
         let mut catalog = MockCatalog::new();
+        let table = loaded.clone();
         catalog
             .expect_load_table()
-            .returning_st(move |_| Box::pin(async move { Ok(loaded()) }));
-        catalog
-            .expect_update_table()
-            .times(1)
-            .returning_st(move |mut commit: TableCommit| {
+            .returning_st(move |_| Box::pin(futures::future::ready(Ok(table.clone()))));
+        catalog.expect_update_table().times(updates).returning_st(
+            move |mut commit: TableCommit| {
                 *sent.lock().unwrap() = commit.take_requirements();
-                Box::pin(async move { Ok(loaded()) })
-            });
+                Box::pin(futures::future::ready(Ok(loaded.clone())))
+            },
+        );
         catalog
     }
 
+    /// Commits `tx` with `AssertsItsBase` to a catalog whose table is `loaded`; returns the
+    /// outcome and the requirements sent, if an update was sent.
+    async fn commit_on(tx: Transaction, loaded: Table) -> (Result<Table>, Vec<TableRequirement>) {
+        let sent = Arc::new(Mutex::new(vec![]));
+        let mut catalog = MockCatalog::new();
+        let table = loaded.clone();
+        catalog
+            .expect_load_table()
+            .returning_st(move |_| Box::pin(futures::future::ready(Ok(table.clone()))));
+        let captured = Arc::clone(&sent);
+        catalog
+            .expect_update_table()
+            .returning_st(move |mut commit: TableCommit| {
+                *captured.lock().unwrap() = commit.take_requirements();
+                Box::pin(futures::future::ready(Ok(loaded.clone())))
+            });
+        let result = AssertsItsBase.apply(tx).unwrap().commit(&catalog).await;
+        let sent = sent.lock().unwrap().clone();
+        (result, sent)
+    }
+
     #[tokio::test]
-    async fn test_moved_ref_fails_precondition_writes_nothing_and_is_not_retried() {
+    async fn test_moved_ref_fails_the_commit_condition_writes_nothing_and_is_not_retried() {
         let warehouse = tempfile::tempdir().unwrap();
         let catalog = memory_catalog_on_disk(warehouse.path()).await;
         let stale = make_v3_minimal_table_in_catalog(&catalog).await;
@@ -969,7 +1049,9 @@ mod test_ref_assertions {
         // A commit that goes through writes files the count sees.
         assert!(files_before > files_at_creation);
 
-        let tx = Transaction::new(&stale).assert_ref_snapshot_id(MAIN_BRANCH);
+        let tx = Transaction::new(&stale)
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
+            .unwrap();
         let err = tx
             .fast_append()
             .set_snapshot_properties(properties("late"))
@@ -979,7 +1061,7 @@ mod test_ref_assertions {
             .await
             .unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert!(!err.retryable());
         assert_eq!(files_under(warehouse.path()), files_before);
         let reloaded = catalog.load_table(stale.identifier()).await.unwrap();
@@ -987,82 +1069,156 @@ mod test_ref_assertions {
     }
 
     #[tokio::test]
-    async fn test_asserted_ref_is_sent_first_in_place_of_action_assertions() {
-        let base = make_v2_table();
-        let head = base.metadata().current_snapshot_id();
-        assert!(head.is_some());
-        let sent = Arc::new(Mutex::new(vec![]));
-        let catalog = recording_catalog(make_v2_table, Arc::clone(&sent));
-
-        let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
-        AssertsItsBase
-            .apply(tx)
-            .unwrap()
-            .commit(&catalog)
-            .await
-            .unwrap();
-
-        assert_eq!(*sent.lock().unwrap(), vec![
-            main_at(head),
-            TableRequirement::UuidMatch {
-                uuid: base.metadata().uuid()
-            },
-        ]);
-    }
-
-    #[tokio::test]
-    async fn test_without_asserted_refs_action_requirements_are_sent_unchanged() {
-        let base = make_v2_table();
-        let sent = Arc::new(Mutex::new(vec![]));
-        let catalog = recording_catalog(make_v2_table, Arc::clone(&sent));
-
-        let tx = Transaction::new(&base);
-        AssertsItsBase
-            .apply(tx)
-            .unwrap()
-            .commit(&catalog)
-            .await
-            .unwrap();
-
-        assert_eq!(*sent.lock().unwrap(), vec![
-            TableRequirement::UuidMatch {
-                uuid: base.metadata().uuid()
-            },
-            main_at(base.metadata().current_snapshot_id()),
-        ]);
-    }
-
-    #[tokio::test]
-    async fn test_two_appends_on_an_asserted_ref_commit_together() {
+    async fn test_unrelated_precondition_failure_is_not_a_failed_condition() {
         let catalog = new_memory_catalog().await;
         let table = make_v3_minimal_table_in_catalog(&catalog).await;
+        // A fast append with nothing to add fails with `PreconditionFailed` in the action,
+        // after the asserted ref was checked and held.
+        let empty_append = |tx: Transaction| {
+            let append = tx.fast_append();
+            append.apply(tx).unwrap()
+        };
 
-        // The second append is based on the first one's snapshot and asserts it as the
-        // head of `main`, a snapshot the catalog has not seen: sent, that assertion fails.
-        let tx = Transaction::new(&table).assert_ref_snapshot_id(MAIN_BRANCH);
-        let first = tx
-            .fast_append()
-            .set_snapshot_properties(properties("first"));
-        let tx = first.apply(tx).unwrap();
-        let second = tx
-            .fast_append()
-            .set_snapshot_properties(properties("second"));
-        let committed = second.apply(tx).unwrap().commit(&catalog).await.unwrap();
-
-        let metadata = committed.metadata();
-        assert_eq!(metadata.snapshots().count(), 2);
-        let head = metadata.current_snapshot().unwrap();
-        assert_eq!(
-            head.summary()
-                .additional_properties
-                .get("k")
-                .map(String::as_str),
-            Some("second")
-        );
-        let parent = metadata
-            .snapshot_by_id(head.parent_snapshot_id().unwrap())
+        let holds = Transaction::new(&table)
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
             .unwrap();
-        assert_eq!(parent.parent_snapshot_id(), None);
+        let err = empty_append(holds).commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+
+        let tx = Transaction::new(&table);
+        let append = tx.fast_append().set_snapshot_properties(properties("v"));
+        append.apply(tx).unwrap().commit(&catalog).await.unwrap();
+        let moved = Transaction::new(&table)
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
+            .unwrap();
+        let err = empty_append(moved).commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
+    }
+
+    #[tokio::test]
+    async fn test_asserted_refs_are_sent_first_and_the_actions_requirements_unchanged() {
+        let base = make_v2_table();
+        let tx = Transaction::new(&base)
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+            .unwrap();
+        let (result, sent) = commit_on(tx, make_v2_table()).await;
+        result.unwrap();
+
+        let uuid = TableRequirement::UuidMatch {
+            uuid: base.metadata().uuid(),
+        };
+        // The action's own assertion of `main` agrees with the caller's and is sent too.
+        assert_eq!(sent, vec![
+            main_at(Some(HEAD)),
+            uuid.clone(),
+            main_at(Some(HEAD))
+        ]);
+
+        let (result, sent) = commit_on(Transaction::new(&base), make_v2_table()).await;
+        result.unwrap();
+        assert_eq!(sent, vec![uuid, main_at(Some(HEAD))]);
+    }
+
+    #[tokio::test]
+    async fn test_branch_and_tag_are_asserted_like_main() {
+        let base = v2_table_with(&[("audit", branch(PARENT)), ("v1", tag(PARENT))]);
+        let asserting = || {
+            Transaction::new(&base)
+                .assert_ref_snapshot_id("audit", Some(PARENT))
+                .unwrap()
+                .assert_ref_snapshot_id("v1", Some(PARENT))
+                .unwrap()
+        };
+
+        let (result, sent) = commit_on(asserting(), base.clone()).await;
+        result.unwrap();
+        assert_eq!(sent[..2], [
+            ref_at("audit", Some(PARENT)),
+            ref_at("v1", Some(PARENT))
+        ]);
+
+        for moved in [
+            v2_table_with(&[("audit", branch(HEAD)), ("v1", tag(PARENT))]),
+            v2_table_with(&[("audit", branch(PARENT)), ("v1", tag(HEAD))]),
+            v2_table_with(&[("audit", branch(PARENT))]),
+        ] {
+            let (result, sent) = commit_on(asserting(), moved).await;
+            assert_eq!(result.unwrap_err().kind(), ErrorKind::CommitConditionFailed);
+            assert!(sent.is_empty());
+        }
+    }
+
+    #[tokio::test]
+    async fn test_absent_ref_is_asserted_on_a_table_with_main() {
+        let absent = || {
+            Transaction::new(&make_v2_table())
+                .assert_ref_snapshot_id("audit", None)
+                .unwrap()
+        };
+
+        let (result, sent) = commit_on(absent(), make_v2_table()).await;
+        result.unwrap();
+        assert_eq!(sent[0], ref_at("audit", None));
+
+        let (result, _) = commit_on(absent(), v2_table_with(&[("audit", branch(HEAD))])).await;
+        assert_eq!(result.unwrap_err().kind(), ErrorKind::CommitConditionFailed);
+
+        // A misspelled ref asserted at a snapshot fails; asserted absent, it holds (documented).
+        let misspelled = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id("Main", Some(HEAD))
+            .unwrap();
+        let (result, _) = commit_on(misspelled, make_v2_table()).await;
+        assert_eq!(result.unwrap_err().kind(), ErrorKind::CommitConditionFailed);
+    }
+
+    #[tokio::test]
+    async fn test_same_ref_twice_is_one_assertion_or_a_conflict() {
+        let tx = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+            .unwrap()
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+            .unwrap();
+        let (result, sent) = commit_on(tx, make_v2_table()).await;
+        result.unwrap();
+        assert_eq!(sent, vec![
+            main_at(Some(HEAD)),
+            TableRequirement::UuidMatch {
+                uuid: make_v2_table().metadata().uuid()
+            },
+            main_at(Some(HEAD))
+        ]);
+
+        let err = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+            .unwrap()
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(PARENT))
+            .err()
+            .unwrap();
+        assert_eq!(err.kind(), ErrorKind::DataInvalid);
+    }
+
+    #[tokio::test]
+    async fn test_expire_snapshots_on_an_asserted_main() {
+        let asserting = || {
+            let tx = Transaction::new(&make_v2_table())
+                .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+                .unwrap();
+            let expire = tx.expire_snapshots().expire_snapshot_ids([PARENT]);
+            expire.apply(tx).unwrap()
+        };
+
+        // Expiration asserts `main` at the head it planned on, which agrees with the caller.
+        let sent = Arc::new(Mutex::new(vec![]));
+        let catalog = recording_catalog(make_v2_table(), 1, Arc::clone(&sent));
+        asserting().commit(&catalog).await.unwrap();
+        let sent = sent.lock().unwrap().clone();
+        assert_eq!(sent[0], main_at(Some(HEAD)));
+        assert!(sent[1..].contains(&main_at(Some(HEAD))));
+
+        // `main` moved: nothing is planned or sent.
+        let catalog = recording_catalog(make_v2_minimal_table(), 0, Arc::default());
+        let err = asserting().commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
     }
 
     #[tokio::test]
@@ -1095,7 +1251,9 @@ mod test_ref_assertions {
             });
 
         let base = make_v2_minimal_table();
-        let tx = Transaction::new(&base).assert_ref_snapshot_id(MAIN_BRANCH);
+        let tx = Transaction::new(&base)
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
+            .unwrap();
         let tx = tx
             .update_table_properties()
             .set("k".to_string(), "v".to_string())
@@ -1104,29 +1262,24 @@ mod test_ref_assertions {
         let err = tx.commit(&catalog).await.unwrap_err();
 
         assert_eq!(sent.lock().unwrap().first(), Some(&main_at(None)));
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert!(!err.retryable());
         assert_eq!(loads.load(Ordering::SeqCst), 2);
     }
 
     #[tokio::test]
-    async fn test_assertions_without_actions_are_checked_and_commit_nothing() {
+    async fn test_assertions_without_actions_contact_no_catalog() {
         let mut catalog = MockCatalog::new();
-        catalog
-            .expect_load_table()
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+        catalog.expect_load_table().never();
         catalog.expect_update_table().never();
 
-        let unmoved = Transaction::new(&make_v2_table()).assert_ref_snapshot_id(MAIN_BRANCH);
-        let loaded = unmoved.commit(&catalog).await.unwrap();
-        assert_eq!(
-            loaded.metadata().current_snapshot_id(),
-            make_v2_table().metadata().current_snapshot_id()
-        );
-
-        let moved = Transaction::new(&make_v2_minimal_table()).assert_ref_snapshot_id(MAIN_BRANCH);
-        let err = moved.commit(&catalog).await.unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        // Not checked: `main` is absent from the base, whatever the catalog holds.
+        let base = make_v2_minimal_table();
+        let tx = Transaction::new(&base)
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(HEAD))
+            .unwrap();
+        let returned = tx.commit(&catalog).await.unwrap();
+        assert_eq!(returned.metadata(), base.metadata());
     }
 }
 
@@ -1139,47 +1292,54 @@ mod test_validators {
     use async_trait::async_trait;
 
     use crate::catalog::MockCatalog;
+    use crate::memory::tests::new_memory_catalog;
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::{
         files_under, make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
-        memory_catalog_on_disk,
+        memory_catalog_on_disk, setup_test_table,
     };
     use crate::transaction::{
         ActionCommit, ApplyTransactionAction, Transaction, TransactionAction, TransactionValidator,
+        Verdict,
     };
     use crate::{Catalog, Error, ErrorKind, Result, TableRequirement};
 
-    /// Records the head of `main` of every table it is handed; rejects them all if `reject`.
+    /// Records the head of `main` of every table it is handed, and answers `verdict` (or
+    /// accepts if `None`).
     #[derive(Clone, Default)]
     struct Recorder {
         seen: Arc<Mutex<Vec<Option<i64>>>>,
-        reject: bool,
+        verdict: Option<fn() -> Result<Verdict>>,
+    }
+
+    impl Recorder {
+        fn answering(verdict: fn() -> Result<Verdict>) -> Self {
+            Self {
+                verdict: Some(verdict),
+                ..Self::default()
+            }
+        }
+
+        fn calls(&self) -> usize {
+            self.seen.lock().unwrap().len()
+        }
     }
 
     #[async_trait]
     impl TransactionValidator for Recorder {
-        async fn validate(&self, table: &Table) -> Result<()> {
+        async fn validate(&self, table: &Table) -> Result<Verdict> {
             self.seen
                 .lock()
                 .unwrap()
                 .push(table.metadata().current_snapshot_id());
-            if self.reject {
-                // Retryable on purpose: a rejection is final whatever the validator says.
-                return Err(
-                    Error::new(ErrorKind::PreconditionFailed, "epoch 7 is taken")
-                        .with_retryable(true),
-                );
-            }
-            Ok(())
+            self.verdict
+                .map_or(Ok(Verdict::Accept), |verdict| verdict())
         }
     }
 
-    fn rejecting() -> Recorder {
-        Recorder {
-            reject: true,
-            ..Recorder::default()
-        }
+    fn rejects() -> Result<Verdict> {
+        Ok(Verdict::Reject("epoch 7 is taken".to_string()))
     }
 
     /// Fails its first call with `error`, then accepts.
@@ -1190,10 +1350,10 @@ mod test_validators {
 
     #[async_trait]
     impl TransactionValidator for FailsOnce {
-        async fn validate(&self, _table: &Table) -> Result<()> {
+        async fn validate(&self, _table: &Table) -> Result<Verdict> {
             match self.calls.fetch_add(1, Ordering::SeqCst) {
                 0 => Err((self.error)()),
-                _ => Ok(()),
+                _ => Ok(Verdict::Accept),
             }
         }
     }
@@ -1209,23 +1369,23 @@ mod test_validators {
         }
     }
 
-    fn set_property(tx: Transaction) -> Transaction {
+    fn set_property(tx: Transaction, key: &str, value: &str) -> Transaction {
         tx.update_table_properties()
-            .set("k".to_string(), "v".to_string())
+            .set(key.to_string(), value.to_string())
             .apply(tx)
             .unwrap()
     }
 
-    /// Loads return `make_v2_table()`; `updates` updates succeed.
-    fn steady_catalog(updates: usize) -> MockCatalog {
+    /// Loads return `loaded()`; `updates` updates succeed.
+    fn steady_catalog(loaded: fn() -> Table, updates: usize) -> MockCatalog {
         let mut catalog = MockCatalog::new();
         catalog
             .expect_load_table()
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+            .returning_st(move |_| Box::pin(futures::future::ready(Ok(loaded()))));
         catalog
             .expect_update_table()
             .times(updates)
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
+            .returning_st(move |_| Box::pin(futures::future::ready(Ok(loaded()))));
         catalog
     }
 
@@ -1261,8 +1421,8 @@ mod test_validators {
         let stale = make_v2_table();
         let validator = Recorder::default();
 
-        let tx = set_property(Transaction::new(&stale).validate_with(validator.clone()));
-        tx.commit(&catalog).await.unwrap();
+        let tx = Transaction::new(&stale).validate_with(validator.clone());
+        set_property(tx, "k", "v").commit(&catalog).await.unwrap();
 
         let head = make_v2_table().metadata().current_snapshot_id();
         assert!(head.is_some());
@@ -1284,15 +1444,16 @@ mod test_validators {
             append.apply(tx).unwrap()
         };
 
-        let rejecting = rejecting();
+        let rejecting = Recorder::answering(rejects);
         let err = append(rejecting.clone())
             .commit(&catalog)
             .await
             .unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert!(!err.retryable());
-        assert_eq!(rejecting.seen.lock().unwrap().len(), 1);
+        assert!(err.message().contains("epoch 7 is taken"));
+        assert_eq!(rejecting.calls(), 1);
         assert_eq!(files_under(warehouse.path()), files_before);
         let reloaded = catalog.load_table(table.identifier()).await.unwrap();
         assert_eq!(reloaded.metadata().snapshots().count(), 0);
@@ -1305,54 +1466,91 @@ mod test_validators {
     }
 
     #[tokio::test]
-    async fn test_other_validator_errors_keep_their_kind_and_retryability() {
+    async fn test_validator_errors_keep_their_kind_and_retryability() {
         let transient = FailsOnce {
             calls: Arc::default(),
             error: || Error::new(ErrorKind::Unexpected, "read timed out").with_retryable(true),
         };
         let calls = Arc::clone(&transient.calls);
-        let tx = set_property(Transaction::new(&make_v2_table()).validate_with(transient));
-        tx.commit(&steady_catalog(1)).await.unwrap();
+        let tx = Transaction::new(&make_v2_table()).validate_with(transient);
+        set_property(tx, "k", "v")
+            .commit(&steady_catalog(make_v2_table, 1))
+            .await
+            .unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), 2);
 
-        let broken = FailsOnce {
-            calls: Arc::default(),
-            error: || Error::new(ErrorKind::DataInvalid, "unreadable manifest"),
-        };
-        let calls = Arc::clone(&broken.calls);
-        let tx = set_property(Transaction::new(&make_v2_table()).validate_with(broken));
-        let err = tx.commit(&steady_catalog(0)).await.unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::DataInvalid);
-        assert!(!err.retryable());
-        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // A `PreconditionFailed` a validator meets (a manifest list it cannot read, say) is a
+        // failure, not a rejection.
+        for (error, kind) in [
+            (
+                (|| Error::new(ErrorKind::DataInvalid, "unreadable manifest")) as fn() -> Error,
+                ErrorKind::DataInvalid,
+            ),
+            (
+                || Error::new(ErrorKind::PreconditionFailed, "no manifest list"),
+                ErrorKind::PreconditionFailed,
+            ),
+        ] {
+            let broken = FailsOnce {
+                calls: Arc::default(),
+                error,
+            };
+            let calls = Arc::clone(&broken.calls);
+            let tx = Transaction::new(&make_v2_table()).validate_with(broken);
+            let err = set_property(tx, "k", "v")
+                .commit(&steady_catalog(make_v2_table, 0))
+                .await
+                .unwrap_err();
+            assert_eq!(err.kind(), kind);
+            assert!(!err.retryable());
+            assert_eq!(calls.load(Ordering::SeqCst), 1);
+        }
+    }
+
+    #[tokio::test]
+    async fn test_retryable_validator_error_exhausts_the_retries() {
+        let validator = Recorder::answering(|| {
+            Err(Error::new(ErrorKind::Unexpected, "read timed out").with_retryable(true))
+        });
+        // Two retries: three attempts, each reloading and validating, none updating.
+        let base = setup_test_table("2");
+        let mut catalog = MockCatalog::new();
+        catalog
+            .expect_load_table()
+            .times(3)
+            .returning_st(|_| Box::pin(futures::future::ready(Ok(setup_test_table("2")))));
+        catalog.expect_update_table().never();
+
+        let tx = Transaction::new(&base).validate_with(validator.clone());
+        let err = set_property(tx, "k", "v")
+            .commit(&catalog)
+            .await
+            .unwrap_err();
+
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        assert_eq!(validator.calls(), 3);
     }
 
     #[tokio::test]
     async fn test_validators_run_in_order_and_the_first_rejection_wins() {
-        let called = Arc::new(Mutex::new(vec![]));
-        let validator = |name: &'static str, verdict: fn() -> Result<()>| {
-            let called = Arc::clone(&called);
-            move |_: &Table| {
-                called.lock().unwrap().push(name);
-                verdict()
-            }
-        };
+        let accepts = Recorder::default();
+        let rejecting = Recorder::answering(rejects);
+        let never_asked =
+            Recorder::answering(|| Err(Error::new(ErrorKind::DataInvalid, "never asked")));
 
         let tx = Transaction::new(&make_v2_table())
-            .validate_with(validator("accepts", || Ok(())))
-            .validate_with(validator("rejects", || {
-                Err(Error::new(ErrorKind::PreconditionFailed, "taken"))
-            }))
-            .validate_with(validator("fails", || {
-                Err(Error::new(ErrorKind::DataInvalid, "never asked"))
-            }));
-        let err = set_property(tx)
-            .commit(&steady_catalog(0))
+            .validate_with(accepts.clone())
+            .validate_with(rejecting.clone())
+            .validate_with(never_asked.clone());
+        let err = set_property(tx, "k", "v")
+            .commit(&steady_catalog(make_v2_table, 0))
             .await
             .unwrap_err();
 
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
-        assert_eq!(*called.lock().unwrap(), vec!["accepts", "rejects"]);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
+        assert_eq!([accepts.calls(), rejecting.calls(), never_asked.calls()], [
+            1, 1, 0
+        ]);
     }
 
     #[tokio::test]
@@ -1362,30 +1560,32 @@ mod test_validators {
 
         // A moved ref ends the commit before the validator is asked.
         let validator = Recorder::default();
-        let tx = Transaction::new(&make_v2_minimal_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH)
+        let tx = Transaction::new(&make_v2_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
+            .unwrap()
             .validate_with(validator.clone());
         let err = CountsCommits(Arc::clone(&actions))
             .apply(tx)
             .unwrap()
-            .commit(&steady_catalog(0))
+            .commit(&steady_catalog(make_v2_table, 0))
             .await
             .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
-        assert!(validator.seen.lock().unwrap().is_empty());
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
+        assert_eq!(validator.calls(), 0);
 
         // A rejection ends it before any action runs.
-        let rejecting = rejecting();
+        let rejecting = Recorder::answering(rejects);
         let tx = Transaction::new(&make_v2_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH)
+            .assert_ref_snapshot_id(MAIN_BRANCH, head)
+            .unwrap()
             .validate_with(rejecting.clone());
         let err = CountsCommits(Arc::clone(&actions))
             .apply(tx)
             .unwrap()
-            .commit(&steady_catalog(0))
+            .commit(&steady_catalog(make_v2_table, 0))
             .await
             .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert_eq!(*rejecting.seen.lock().unwrap(), vec![head]);
         assert_eq!(actions.load(Ordering::SeqCst), 0);
 
@@ -1404,7 +1604,8 @@ mod test_validators {
                 Box::pin(async { Ok(make_v2_table()) })
             });
         let tx = Transaction::new(&make_v2_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH)
+            .assert_ref_snapshot_id(MAIN_BRANCH, head)
+            .unwrap()
             .validate_with(validator.clone());
         CountsCommits(Arc::clone(&actions))
             .apply(tx)
@@ -1423,17 +1624,92 @@ mod test_validators {
     }
 
     #[tokio::test]
-    async fn test_validators_without_actions_run_and_commit_nothing() {
-        let accepting = Recorder::default();
-        let tx = Transaction::new(&make_v2_minimal_table()).validate_with(accepting.clone());
-        let loaded = tx.commit(&steady_catalog(0)).await.unwrap();
-        let head = make_v2_table().metadata().current_snapshot_id();
-        assert_eq!(loaded.metadata().current_snapshot_id(), head);
-        assert_eq!(*accepting.seen.lock().unwrap(), vec![head]);
+    async fn test_validators_without_actions_are_not_called() {
+        let mut catalog = MockCatalog::new();
+        catalog.expect_load_table().never();
+        catalog.expect_update_table().never();
+        let rejecting = Recorder::answering(rejects);
 
-        let tx = Transaction::new(&make_v2_table()).validate_with(rejecting());
-        let err = tx.commit(&steady_catalog(0)).await.unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        let tx = Transaction::new(&make_v2_table()).validate_with(rejecting.clone());
+        tx.commit(&catalog).await.unwrap();
+        assert_eq!(rejecting.calls(), 0);
+    }
+
+    #[tokio::test]
+    async fn test_clones_of_a_transaction_share_its_validators() {
+        let validator = Recorder::default();
+        let tx = set_property(
+            Transaction::new(&make_v2_table()).validate_with(validator.clone()),
+            "k",
+            "v",
+        );
+        let clone = tx.clone();
+        tx.commit(&steady_catalog(make_v2_table, 1)).await.unwrap();
+        clone
+            .commit(&steady_catalog(make_v2_table, 1))
+            .await
+            .unwrap();
+        assert_eq!(validator.calls(), 2);
+    }
+
+    /// Reads the watermark property `w` and accepts below 5; on its first call, a concurrent
+    /// writer sets `w` to 9 with a property-only commit, after the read and before the swap.
+    struct WatermarkBelowFive {
+        catalog: Arc<dyn Catalog>,
+        calls: Arc<AtomicU32>,
+    }
+
+    #[async_trait]
+    impl TransactionValidator for WatermarkBelowFive {
+        async fn validate(&self, table: &Table) -> Result<Verdict> {
+            let watermark: u32 = table
+                .metadata()
+                .properties()
+                .get("w")
+                .map_or(0, |w| w.parse().unwrap());
+            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+                let tx = set_property(Transaction::new(table), "w", "9");
+                tx.commit(self.catalog.as_ref()).await?;
+            }
+            Ok(match watermark < 5 {
+                true => Verdict::Accept,
+                false => Verdict::Reject(format!("watermark is {watermark}")),
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn test_property_verdict_is_not_atomic_with_a_property_only_commit() {
+        let memory = new_memory_catalog().await;
+        let table = make_v3_minimal_table_in_catalog(&memory).await;
+        let catalog: Arc<dyn Catalog> = Arc::new(memory);
+        let calls = Arc::new(AtomicU32::new(0));
+        let validator = WatermarkBelowFive {
+            catalog: Arc::clone(&catalog),
+            calls: Arc::clone(&calls),
+        };
+
+        // Asserting `main` does not help: a property-only commit does not move it.
+        let tx = Transaction::new(&table)
+            .assert_ref_snapshot_id(MAIN_BRANCH, None)
+            .unwrap()
+            .validate_with(validator);
+        set_property(tx, "w", "5")
+            .commit(catalog.as_ref())
+            .await
+            .unwrap();
+
+        // The watermark went back from 9 to 5, judged once, never re-judged.
+        let reloaded = catalog.load_table(table.identifier()).await.unwrap();
+        assert_eq!(
+            reloaded
+                .metadata()
+                .properties()
+                .get("w")
+                .map(String::as_str),
+            Some("5")
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 }
 
@@ -1523,8 +1799,8 @@ mod test_rebase {
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::make_v3_minimal_table_in_catalog;
-    use crate::transaction::{ApplyTransactionAction, Transaction};
-    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, TableCommit};
+    use crate::transaction::{ApplyTransactionAction, Transaction, TransactionValidator, Verdict};
+    use crate::{Catalog, CatalogBuilder, ErrorKind, Result, TableCommit};
 
     /// A catalog that forwards to `inner` and counts its loads and updates.
     fn counting(
@@ -1659,6 +1935,19 @@ mod test_rebase {
         );
     }
 
+    /// Rejects a table with the property `frozen`.
+    struct NotFrozen;
+
+    #[async_trait::async_trait]
+    impl TransactionValidator for NotFrozen {
+        async fn validate(&self, table: &Table) -> Result<Verdict> {
+            Ok(match table.metadata().properties().contains_key("frozen") {
+                true => Verdict::Reject("frozen".to_string()),
+                false => Verdict::Accept,
+            })
+        }
+    }
+
     /// With the first attempt on the base, a validator judges the caller's base, and only the
     /// actions' requirements pin it: a change that does not move `main` (here a property) is
     /// not seen. Refreshed first, the same validator sees it.
@@ -1676,20 +1965,15 @@ mod test_rebase {
             .commit(catalog.as_ref())
             .await
             .unwrap();
-        let not_frozen = |table: &Table| match table.metadata().properties().get("frozen") {
-            Some(_) => Err(Error::new(ErrorKind::PreconditionFailed, "frozen")),
-            None => Ok(()),
-        };
-
-        let refreshed = Transaction::new(&now).validate_with(not_frozen);
+        let refreshed = Transaction::new(&now).validate_with(NotFrozen);
         let err = append(refreshed, catalog.as_ref(), "refreshed")
             .await
             .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::PreconditionFailed);
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
 
         let on_base = Transaction::new(&now)
             .with_first_attempt_on_base(true)
-            .validate_with(not_frozen);
+            .validate_with(NotFrozen);
         let after = append(on_base, catalog.as_ref(), "on base").await.unwrap();
         assert!(after.metadata().properties().contains_key("frozen"));
         assert_eq!(after.metadata().snapshots().count(), 2);

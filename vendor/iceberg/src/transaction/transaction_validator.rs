@@ -20,74 +20,76 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::table::Table;
-use crate::{ErrorKind, Result};
+use crate::{Error, ErrorKind, Result};
 
 /// A boxed, thread-safe reference to a `TransactionValidator`.
 pub(crate) type BoxedTransactionValidator = Arc<dyn TransactionValidator>;
+
+/// What a [`TransactionValidator`] concludes about the table a commit is about to be built on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attempt goes on.
+    Accept,
+    /// The commit must not happen: it ends with [`ErrorKind::CommitConditionFailed`], carrying
+    /// this reason, and is not retried.
+    Reject(String),
+}
 
 /// A caller's check of the table a transaction is about to commit on, attached with
 /// [`Transaction::validate_with`](crate::transaction::Transaction::validate_with). The
 /// counterpart of Java's `SnapshotUpdate::validateWith`.
 ///
-/// [`Transaction::commit`](crate::transaction::Transaction::commit) reloads the table on
-/// every attempt, the first included, and rebases the transaction onto it. Validators are
-/// called with that refreshed table, in the order they were added, after the refs asserted
-/// with [`Transaction::assert_ref_snapshot_id`] are checked and before any action runs: a
-/// validator never sees a stale base.
+/// [`Transaction::commit`](crate::transaction::Transaction::commit) reloads the table before
+/// every attempt and rebases the transaction onto it. On each attempt, in this order:
 ///
-/// * `Ok(())` lets the attempt go on.
-/// * An error of kind [`ErrorKind::PreconditionFailed`] rejects the table: the commit ends
-///   with that error, never retried (a rejection judges the freshest table there is, so the
-///   transaction clears its retryable flag), and no later validator is called.
-/// * Any other error ends the attempt as the validator built it, with its kind and its
-///   retryability: a retryable one (a transient read failure, for example) makes the
-///   transaction reload the table and call the validators again, within the table's
-///   `commit.retry.*` limits.
+/// 1. the refs asserted with [`Transaction::assert_ref_snapshot_id`] are checked;
+/// 2. the validators are called with the reloaded table, in the order they were added, until
+///    one does not accept;
+/// 3. the actions run and the commit is sent.
 ///
-/// A rejected attempt writes no manifest. Earlier attempts of the same commit that lost the
-/// race at the catalog have written theirs (manifests, a manifest list), and nothing deletes
-/// those files yet.
+/// The answer of [`TransactionValidator::validate`] is one of three:
 ///
-/// What a verdict guarantees at the swap is bounded by the commit's requirements: the
-/// catalog rejects the commit if the table moved in a way they assert (a fast append asserts
-/// the head of `main`), and the next attempt validates the newer table. A validator that
-/// reads state which can change without moving an asserted ref (a table property, another
-/// branch) needs that ref asserted too.
+/// * `Ok(Verdict::Accept)` lets the attempt go on.
+/// * `Ok(Verdict::Reject(reason))` ends the commit with [`ErrorKind::CommitConditionFailed`],
+///   never retried: the verdict judged the table as the catalog holds it. That attempt writes no
+///   file.
+/// * `Err(error)` is a failure to judge, not a rejection, and ends the attempt with that error
+///   as built, kind and retryability included: a retryable one (a transient read failure) makes
+///   the transaction reload and call the validators again, within the table's `commit.retry.*`
+///   limits. An error of any kind, `PreconditionFailed` included, is never turned into a
+///   rejection.
 ///
-/// Any `Fn(&Table) -> Result<()> + Send + Sync` is a validator, so a synchronous check needs
-/// no `async_trait`; implement the trait for a check that reads files through
-/// [`Table::file_io`].
+/// # What a verdict guarantees at the swap
+///
+/// Only what the commit's requirements assert. A fast append asserts the head of `main` it was
+/// built on, which is the table the validators judged, so a verdict on `main`'s ancestry holds
+/// at the swap: if `main` moves first, the catalog rejects the commit and the next attempt
+/// judges the newer table. No requirement asserts a table property: a verdict on a property
+/// (a watermark, say) is **not** atomic with the commit, and a concurrent commit that changes
+/// only properties is never seen by it.
+///
+/// Earlier attempts of the same commit that lost the race at the catalog have written their
+/// manifests and manifest list, which nothing deletes yet.
 ///
 /// [`Transaction::assert_ref_snapshot_id`]: crate::transaction::Transaction::assert_ref_snapshot_id
 #[async_trait]
 pub trait TransactionValidator: Send + Sync {
-    /// Accepts or rejects the refreshed `table`.
-    async fn validate(&self, table: &Table) -> Result<()>;
+    /// Judges the reloaded `table`.
+    async fn validate(&self, table: &Table) -> Result<Verdict>;
 }
 
-#[async_trait]
-impl<F> TransactionValidator for F
-where F: Fn(&Table) -> Result<()> + Send + Sync
-{
-    async fn validate(&self, table: &Table) -> Result<()> {
-        self(table)
-    }
-}
-
-/// Runs `validators` in order against `table`; the first error ends the attempt.
+/// Calls `validators` in order on `table`; the first rejection or error ends the attempt.
 pub(crate) async fn validate_all(
     validators: &[BoxedTransactionValidator],
     table: &Table,
 ) -> Result<()> {
     for validator in validators {
-        validator.validate(table).await.map_err(|err| {
-            // The rejection judged the freshest table: a refresh cannot change the verdict.
-            if err.kind() == ErrorKind::PreconditionFailed {
-                err.with_retryable(false)
-            } else {
-                err
-            }
-        })?;
+        if let Verdict::Reject(reason) = validator.validate(table).await? {
+            return Err(Error::new(
+                ErrorKind::CommitConditionFailed,
+                format!("A validator rejected the commit: {reason}"),
+            ));
+        }
     }
     Ok(())
 }
