@@ -40,16 +40,29 @@ def s3():
             os.environ["BARRIER_S3_SECRET_KEY"])
 
 
+REST_CATALOGS = ("rest", "rustberg")
+
+
+def rest_credential(table):
+    """How each REST server wants a client to authenticate: SeaweedFS exchanges the S3 key pair
+    for a token (OAuth client credentials); Rustberg takes the API key scripts/rustberg configured
+    as the token itself."""
+    if table["catalog"] == "rustberg":
+        return {"token": os.environ["BARRIER_RUSTBERG_TOKEN"]}
+    _, key, secret = s3()
+    return {"credential": f"{key}:{secret}"}
+
+
 def iceberg_table(entry):
     table = entry["table"]
-    if table["catalog"] == "rest":
+    if table["catalog"] in REST_CATALOGS:
         endpoint, key, secret = s3()
         catalog = RestCatalog(
             table["catalog_name"],
+            **rest_credential(table),
             **{
                 "uri": table["uri"],
                 "warehouse": table["warehouse"],
-                "credential": f"{key}:{secret}",
                 "s3.endpoint": endpoint,
                 "s3.access-key-id": key,
                 "s3.secret-access-key": secret,
@@ -88,15 +101,21 @@ def rest_metadata_file(table):
     """The metadata file the REST server names for the table now, asked with plain HTTP (the
     protocol's token and load-table calls), so that the DuckDB check rests on neither pyiceberg
     nor this project's writer."""
-    _, key, secret = s3()
-    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": key,
-                                   "client_secret": secret, "scope": "catalog"}).encode()
-    with urllib.request.urlopen(f"{table['uri']}/v1/oauth/tokens", data=form) as response:
-        token = json.load(response)["access_token"]
-    with urllib.request.urlopen(f"{table['uri']}/v1/config?warehouse={table['warehouse']}") as response:
+    credential = rest_credential(table)
+    if "token" in credential:
+        token = credential["token"]
+    else:
+        key, secret = credential["credential"].split(":", 1)
+        form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": key,
+                                       "client_secret": secret, "scope": "catalog"}).encode()
+        with urllib.request.urlopen(f"{table['uri']}/v1/oauth/tokens", data=form) as response:
+            token = json.load(response)["access_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    config = urllib.request.Request(f"{table['uri']}/v1/config?warehouse={table['warehouse']}", headers=auth)
+    with urllib.request.urlopen(config) as response:
         prefix = json.load(response).get("overrides", {}).get("prefix")
     path = "/".join(p for p in ("v1", prefix, "namespaces", table["namespace"], "tables", table["table"]) if p)
-    request = urllib.request.Request(f"{table['uri']}/{path}", headers={"Authorization": f"Bearer {token}"})
+    request = urllib.request.Request(f"{table['uri']}/{path}", headers=auth)
     with urllib.request.urlopen(request) as response:
         return json.load(response)["metadata-location"]
 
@@ -106,7 +125,7 @@ def current_metadata_file(table):
     `sqlite` table (what any SQL-catalog client would resolve; read here, not taken from
     pyiceberg, so that the DuckDB check does not rest on the other reader), from the REST server
     for `rest`, from the manifest for `memory`."""
-    if table["catalog"] == "rest":
+    if table["catalog"] in REST_CATALOGS:
         return rest_metadata_file(table)
     if table["catalog"] != "sqlite":
         return table["metadata_file"]

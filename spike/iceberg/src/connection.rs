@@ -31,12 +31,21 @@ pub struct RestConnection {
     pub name: String,
     pub uri: String,
     pub warehouse: String,
-    /// The OAuth client credential, `id:secret`.
-    pub credential: String,
+    pub auth: RestAuth,
     pub s3: S3Access,
     /// The HTTP client's timeout per request. iceberg-catalog-rest sets none, so a response lost
     /// without a reset would hang a writer for ever: a writer must choose one.
     pub timeout: Duration,
+}
+
+/// How a REST client proves who it is; each server wants one of these.
+#[derive(Clone, Debug)]
+pub enum RestAuth {
+    /// An OAuth client credential, `id:secret`, exchanged for a token at the server's token
+    /// endpoint (SeaweedFS).
+    OAuthClient(String),
+    /// A token sent as `Authorization: Bearer` on every request (Rustberg's API key).
+    Bearer(String),
 }
 
 /// An S3 endpoint and the key pair that signs requests to it.

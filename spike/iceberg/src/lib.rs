@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use barrier_sink::{AppId, CallCounts, CommitSink, Epoch, Footprint, Hooks, SinkError};
-pub use connection::{BindStyle, Connection, RestConnection, S3Access};
+pub use connection::{BindStyle, Connection, RestAuth, RestConnection, S3Access};
 pub use extension_points::{
     ASSERT_REF_SNAPSHOT_ID, CATALOG_DECORATOR, EXTENSION_POINTS, TRANSACTION_ACTION, TRANSACTION_VALIDATOR,
     WITH_AUTO_REBASE, WRITE_PATH_INTERNALS,

@@ -34,6 +34,13 @@ fn many_processes_on_rest_lose_nothing() {
     stress(CatalogKind::Rest);
 }
 
+/// A second REST server, with its own requirement checks and `Idempotency-Key` support (which
+/// iceberg-rust does not use). `scripts/test` starts one on loopback (`scripts/rustberg`).
+#[test]
+fn many_processes_on_rustberg_lose_nothing() {
+    stress(CatalogKind::Rustberg);
+}
+
 fn stress(kind: CatalogKind) {
     if let Some(why) = kind.unavailable() {
         println!("SKIPPED many_processes_on_{kind}_lose_nothing: {why}");

@@ -11,6 +11,7 @@ pub(super) const PROFILE: Profile = Profile {
     shared: false,
     suite: true,
     server: None,
+    rest: false,
     failpoints: &Failpoint::ALL,
     outages: Outages::None,
     proxied: false,

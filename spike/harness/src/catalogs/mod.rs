@@ -1,10 +1,11 @@
 //! The Iceberg catalogs an arm can commit through, and what each one is: one registry entry per
 //! kind, its facts and how a writer connects in a module of its own (`memory.rs`, `sqlite.rs`,
-//! `postgresql.rs`, `rest.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
+//! `postgresql.rs`, `rest.rs`, `rustberg.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
 
 mod memory;
 mod postgresql;
 mod rest;
+mod rustberg;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +31,10 @@ registry! {
         /// `iceberg-catalog-rest` against the Iceberg REST server at `$BARRIER_REST_URL`, data on
         /// its S3 endpoint: the server checks each commit's requirements and writes the metadata file.
         Rest => rest::PROFILE,
+        /// `iceberg-catalog-rest` against the Rustberg server at `$BARRIER_RUSTBERG_URL`, a second
+        /// REST server with its own requirement checks and `Idempotency-Key` support; data on the
+        /// same S3 endpoint as `rest`'s.
+        Rustberg => rustberg::PROFILE,
     }
 }
 
@@ -44,6 +49,8 @@ pub struct Profile {
     pub suite: bool,
     /// The server the catalog needs, if any.
     pub server: Option<Server>,
+    /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes it).
+    pub rest: bool,
     /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
     /// server writes the new metadata file inside the commit request, so
     /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses
@@ -124,7 +131,7 @@ pub struct Access {
     pub uri: Option<String>,
     /// The HTTP client's timeout per request, instead of [`REST_TIMEOUT`].
     pub timeout: Option<Duration>,
-    /// A catalog credential (`id:secret`) to present instead of the right one.
+    /// A catalog credential (`id:secret`, or a token) to present instead of the right one.
     pub catalog_credential: Option<String>,
     /// An S3 secret key to sign storage requests with instead of the right one.
     pub storage_secret: Option<String>,

@@ -14,6 +14,7 @@ pub(super) const PROFILE: Profile = Profile {
     shared: true,
     suite: false,
     server: Some(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
+    rest: false,
     failpoints: &Failpoint::ALL,
     outages: Outages::None,
     proxied: false,

@@ -14,6 +14,7 @@ pub(super) const PROFILE: Profile = Profile {
     shared: true,
     suite: true,
     server: None,
+    rest: false,
     failpoints: &Failpoint::ALL,
     outages: Outages::SqliteFile,
     proxied: false,

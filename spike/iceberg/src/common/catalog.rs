@@ -16,7 +16,7 @@ use super::ice_sql::{
     SQL_CATALOG_PROP_BIND_STYLE, SQL_CATALOG_PROP_URI, SQL_CATALOG_PROP_WAREHOUSE, SqlBindStyle, SqlCatalogBuilder,
 };
 use super::storage::FailpointStorageFactory;
-use crate::connection::{BindStyle, Connection, RestConnection};
+use crate::connection::{BindStyle, Connection, RestAuth, RestConnection};
 
 fn local_fs() -> Arc<FailpointStorageFactory> {
     Arc::new(FailpointStorageFactory { inner: Arc::new(LocalFsStorageFactory) })
@@ -60,10 +60,14 @@ pub async fn open(connection: &Connection) -> Result<Arc<dyn Catalog>, SinkError
 async fn rest_catalog(rest: &RestConnection) -> Result<Arc<dyn Catalog>, SinkError> {
     let unavailable =
         |e: Box<dyn std::error::Error + Send + Sync>| SinkError::CatalogUnavailable(Located::boxed(&rest.uri, e));
+    let auth = match &rest.auth {
+        RestAuth::OAuthClient(credential) => ("credential".to_string(), credential.clone()),
+        RestAuth::Bearer(token) => ("token".to_string(), token.clone()),
+    };
     let props = HashMap::from([
+        auth,
         ("uri".to_string(), rest.uri.clone()),
         ("warehouse".to_string(), rest.warehouse.clone()),
-        ("credential".to_string(), rest.credential.clone()),
         ("s3.endpoint".to_string(), rest.s3.endpoint.clone()),
         ("s3.path-style-access".to_string(), "true".to_string()),
         ("s3.access-key-id".to_string(), rest.s3.access_key.clone()),
