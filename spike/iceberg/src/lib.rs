@@ -39,6 +39,13 @@ impl Build {
             Build::Patched => "patched",
         }
     }
+
+    /// Whether this build's REST client sends an `Idempotency-Key` with a commit to a server that
+    /// advertises a lifetime, and resends a commit whose answer it lost with the same key
+    /// (`patches/rest/`).
+    pub fn resends_with_idempotency_key(self) -> bool {
+        self == Build::Patched
+    }
 }
 
 /// An arm's strategy on the build it runs on.

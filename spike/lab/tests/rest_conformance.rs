@@ -53,7 +53,7 @@ fn trial(kind: CatalogKind, name: &'static str, probe: Probe) -> Trial {
             let Connection::Rest(rest) = place.connection(&Access::default()).map_err(|e| e.to_string())? else {
                 return Err(format!("{kind} is marked rest but connects otherwise").into());
             };
-            let table = Table::create(&rest, &place.namespace()).await?;
+            let table = Table::create(&rest, &place.namespace(), kind.spec().idempotency_keys).await?;
             let observed = probe(&table).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
             println!("{kind}::{name}: {observed}");
             Ok(())
@@ -72,6 +72,8 @@ struct Table {
     /// `<uri>/v1[/<prefix>]`
     base: String,
     name: (String, String),
+    /// The catalog's profile says the server honours `Idempotency-Key` (held to it here).
+    keys_expected: bool,
 }
 
 /// What the server answered to one commit.
@@ -95,7 +97,7 @@ impl Answer {
 }
 
 impl Table {
-    async fn create(rest: &RestConnection, namespace: &str) -> Result<Self, String> {
+    async fn create(rest: &RestConnection, namespace: &str, keys_expected: bool) -> Result<Self, String> {
         let http = reqwest::Client::new();
         let token = match &rest.auth {
             RestAuth::Bearer(token) => token.clone(),
@@ -122,7 +124,8 @@ impl Table {
         let prefix = config["overrides"]["prefix"].as_str().map(|p| format!("/{p}")).unwrap_or_default();
         let base = format!("{}/v1{prefix}", rest.uri);
         let v1 = format!("{}/v1", rest.uri);
-        let mut table = Self { http, token, url: String::new(), v1, base, name: (namespace.to_string(), "t".into()) };
+        let name = (namespace.to_string(), "t".to_string());
+        let mut table = Self { http, token, url: String::new(), v1, base, name, keys_expected };
         table
             .post(&format!("{}/namespaces", table.base), &json!({"namespace": [namespace], "properties": {}}), None)
             .await?
@@ -340,6 +343,12 @@ fn idempotency_key_resend(table: &Table) -> futures::future::BoxFuture<'_, Resul
         let config = table.http.get(format!("{}/config", table.v1)).bearer_auth(&table.token).send().await;
         let config = json_of(config.map_err(|e| format!("config: {e}"))?).await?;
         let lifetime = config["idempotency-key-lifetime"].as_str().map(str::to_string);
+        if lifetime.is_some() != table.keys_expected {
+            return Err(format!(
+                "advertises {lifetime:?}, but its catalog profile says idempotency_keys: {}",
+                table.keys_expected
+            ));
+        }
         let (s1, first) = table.append(None, None, None).await?;
         first.expect_ok("append")?;
         // The body is built once and sent twice, as a client resends a request.

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use iceberg::io::{FileIO, FileIOBuilder, StorageFactory};
@@ -33,7 +34,7 @@ use itertools::Itertools;
 use reqwest::header::{
     HeaderMap, HeaderName, HeaderValue, {self},
 };
-use reqwest::{Client, Method, StatusCode, Url};
+use reqwest::{Client, Method, Response, StatusCode, Url};
 use tokio::sync::OnceCell;
 use typed_builder::TypedBuilder;
 
@@ -56,6 +57,9 @@ pub const REST_CATALOG_PROP_DISABLE_HEADER_REDACTION: &str = "disable-header-red
 const ICEBERG_REST_SPEC_VERSION: &str = "0.14.1";
 const CARGO_PKG_VERSION: &str = env!("CARGO_PKG_VERSION");
 const PATH_V1: &str = "v1";
+const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
+/// How many times a commit whose answer was lost is resent with its `Idempotency-Key`.
+const IDEMPOTENT_RESENDS: usize = 2;
 
 /// Builder for [`RestCatalog`].
 #[derive(Debug)]
@@ -347,6 +351,77 @@ struct RestContext {
     ///
     /// It's could be different from the user config.
     config: RestCatalogConfig,
+    /// The `idempotency-key-lifetime` the server advertised, if it did.
+    idempotency_key_lifetime: Option<Duration>,
+}
+
+impl RestContext {
+    /// Sends a commit. If the server advertised an `idempotency-key-lifetime`, the request carries
+    /// a fresh UUIDv7 `Idempotency-Key`, and after a transport error or a 5xx answer the same
+    /// request is resent with the same key, at most [`IDEMPOTENT_RESENDS`] times and never once
+    /// the lifetime has passed since the first send: the server answers a request it already
+    /// executed with the answer it stored, so a commit whose answer was lost is not applied twice
+    /// and its outcome is learned. Without an advertised lifetime the request is sent once, with no
+    /// key, as the REST spec requires.
+    ///
+    /// The key identifies this request only: a writer that builds the commit again (after a
+    /// restart, or on a refreshed table) sends a new one, which the server executes.
+    async fn send_commit(&self, endpoint: &str, body: &CommitTableRequest) -> Result<Response> {
+        let Some(lifetime) = self.idempotency_key_lifetime else {
+            return self.post_commit(endpoint, body, None).await;
+        };
+        let key = uuid::Uuid::now_v7().to_string();
+        let first_sent = Instant::now();
+        let mut resends = 0;
+        loop {
+            let answer = self.post_commit(endpoint, body, Some(&key)).await;
+            let lost = match &answer {
+                Ok(response) => response.status().is_server_error(),
+                Err(_) => true,
+            };
+            if !lost || resends == IDEMPOTENT_RESENDS || first_sent.elapsed() >= lifetime {
+                return answer;
+            }
+            resends += 1;
+        }
+    }
+
+    async fn post_commit(
+        &self,
+        endpoint: &str,
+        body: &CommitTableRequest,
+        key: Option<&str>,
+    ) -> Result<Response> {
+        let mut request = self.client.request(Method::POST, endpoint).json(body);
+        if let Some(key) = key {
+            request = request.header(IDEMPOTENCY_KEY, key);
+        }
+        self.client.query_catalog(request.build()?).await
+    }
+}
+
+/// An ISO-8601 duration of days, hours, minutes and seconds (`PT30M`, `P1DT12H`, `PT1.5S`), as
+/// `idempotency-key-lifetime` is written; `None` for anything else, or for zero, either of which
+/// means no key is sent.
+fn parse_lifetime(lifetime: &str) -> Option<Duration> {
+    let rest = lifetime.strip_prefix('P')?;
+    let (days, time) = match rest.split_once('T') {
+        Some((days, time)) => (days, Some(time)),
+        None => (rest, None),
+    };
+    let mut seconds = match days {
+        "" => 0.0,
+        days => days.strip_suffix('D')?.parse::<f64>().ok()? * 86_400.0,
+    };
+    let mut time = time.unwrap_or_default();
+    for (unit, scale) in [('H', 3_600.0), ('M', 60.0), ('S', 1.0)] {
+        if let Some((value, after)) = time.split_once(unit) {
+            seconds += value.parse::<f64>().ok()? * scale;
+            time = after;
+        }
+    }
+    (time.is_empty() && seconds.is_finite() && seconds > 0.0)
+        .then(|| Duration::from_secs_f64(seconds))
 }
 
 /// Rest catalog implementation.
@@ -412,10 +487,18 @@ impl RestCatalog {
             .get_or_try_init(|| async {
                 let client = HttpClient::new(&self.user_config)?;
                 let catalog_config = RestCatalog::load_config(&client, &self.user_config).await?;
+                let idempotency_key_lifetime = catalog_config
+                    .idempotency_key_lifetime
+                    .as_deref()
+                    .and_then(parse_lifetime);
                 let config = self.user_config.clone().merge_with_config(catalog_config);
                 let client = client.update_with(&config)?;
 
-                Ok(RestContext { config, client })
+                Ok(RestContext {
+                    config,
+                    client,
+                    idempotency_key_lifetime,
+                })
             })
             .await
     }
@@ -1005,20 +1088,13 @@ impl Catalog for RestCatalog {
     async fn update_table(&self, mut commit: TableCommit) -> Result<Table> {
         let context = self.context().await?;
 
-        let request = context
-            .client
-            .request(
-                Method::POST,
-                context.config.table_endpoint(commit.identifier()),
-            )
-            .json(&CommitTableRequest {
-                identifier: Some(commit.identifier().clone()),
-                requirements: commit.take_requirements(),
-                updates: commit.take_updates(),
-            })
-            .build()?;
-
-        let http_response = context.client.query_catalog(request).await?;
+        let endpoint = context.config.table_endpoint(commit.identifier());
+        let body = CommitTableRequest {
+            identifier: Some(commit.identifier().clone()),
+            requirements: commit.take_requirements(),
+            updates: commit.take_updates(),
+        };
+        let http_response = context.send_commit(&endpoint, &body).await?;
 
         let response: CommitTableResponse = match http_response.status() {
             StatusCode::OK => deserialize_catalog_response(http_response).await?,
@@ -2733,6 +2809,178 @@ mod tests {
         config_mock.assert_async().await;
         update_table_mock.assert_async().await;
         load_table_mock.assert_async().await
+    }
+
+    /// A catalog on `server` whose config advertises `lifetime` (or no lifetime), and a
+    /// transaction on `ns1.test1` with one update, ready to commit through it.
+    async fn committing(
+        server: &mut ServerGuard,
+        lifetime: Option<&str>,
+    ) -> (RestCatalog, Transaction) {
+        let lifetime = lifetime.map_or(String::new(), |l| {
+            format!(r#", "idempotency-key-lifetime": "{l}""#)
+        });
+        server
+            .mock("GET", "/v1/config")
+            .with_status(200)
+            .with_body(format!(
+                r#"{{"overrides": {{}}, "defaults": {{}}{lifetime}}}"#
+            ))
+            .create_async()
+            .await;
+        let catalog = RestCatalog::new(
+            RestCatalogConfig::builder().uri(server.url()).build(),
+            Some(Arc::new(LocalFsStorageFactory)),
+            Runtime::current(),
+        );
+        let file = File::open(format!(
+            "{}/testdata/create_table_response.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let resp = serde_json::from_reader::<_, LoadTableResult>(BufReader::new(file)).unwrap();
+        let table = Table::builder()
+            .metadata(resp.metadata)
+            .metadata_location(resp.metadata_location.unwrap())
+            .identifier(TableIdent::from_strs(["ns1", "test1"]).unwrap())
+            .file_io(FileIO::new_with_fs())
+            .runtime(test_runtime())
+            .build()
+            .unwrap();
+        server
+            .mock("GET", "/v1/namespaces/ns1/tables/test1")
+            .with_status(200)
+            .with_body_from_file(format!(
+                "{}/testdata/load_table_response.json",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .create_async()
+            .await;
+        let tx = Transaction::new(&table);
+        let tx = tx
+            .upgrade_table_version()
+            .set_format_version(FormatVersion::V2)
+            .apply(tx)
+            .unwrap();
+        (catalog, tx)
+    }
+
+    /// A commit endpoint answering `status` to `hits` requests, recording their keys.
+    async fn commit_answers(
+        server: &mut ServerGuard,
+        status: usize,
+        hits: usize,
+        keys: Arc<std::sync::Mutex<Vec<Option<String>>>>,
+    ) -> Mock {
+        let body = std::fs::read(format!(
+            "{}/testdata/update_table_response.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        server
+            .mock("POST", "/v1/namespaces/ns1/tables/test1")
+            .with_status(status)
+            .with_body_from_request(move |request| {
+                let key = request
+                    .header(IDEMPOTENCY_KEY)
+                    .first()
+                    .map(|k| k.to_str().unwrap().to_string());
+                keys.lock().unwrap().push(key);
+                if status == 200 {
+                    body.clone()
+                } else {
+                    br#"{"error": {"message": "lost", "type": "ServiceUnavailable", "code": 503}}"#
+                        .to_vec()
+                }
+            })
+            .expect(hits)
+            .create_async()
+            .await
+    }
+
+    #[test]
+    fn test_parse_idempotency_key_lifetime() {
+        assert_eq!(parse_lifetime("PT30M"), Some(Duration::from_secs(1_800)));
+        assert_eq!(parse_lifetime("PT24H"), Some(Duration::from_secs(86_400)));
+        assert_eq!(
+            parse_lifetime("P1DT1H1M1.5S"),
+            Some(Duration::from_secs_f64(90_061.5))
+        );
+        assert_eq!(parse_lifetime("PT0S"), None);
+        assert_eq!(parse_lifetime("30M"), None);
+        assert_eq!(parse_lifetime("P1W"), None);
+    }
+
+    #[tokio::test]
+    async fn test_commit_without_advertised_lifetime_sends_no_key_once() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, None).await;
+        let keys = Arc::default();
+        let update = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
+
+        assert!(tx.commit(&catalog).await.is_err());
+        update.assert_async().await;
+        assert_eq!(*keys.lock().unwrap(), vec![None]);
+    }
+
+    #[tokio::test]
+    async fn test_commit_resends_a_lost_answer_with_the_same_key() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys = Arc::default();
+        let lost = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
+        let answered = commit_answers(&mut server, 200, 1, Arc::clone(&keys)).await;
+
+        let table = tx.commit(&catalog).await.unwrap();
+        assert_eq!(FormatVersion::V2, table.metadata().format_version());
+        lost.assert_async().await;
+        answered.assert_async().await;
+        let keys = keys.lock().unwrap();
+        assert_eq!(keys.len(), 2);
+        assert_eq!(keys[0], keys[1]);
+        let key = uuid::Uuid::parse_str(keys[0].as_deref().unwrap()).unwrap();
+        assert_eq!(key.get_version_num(), 7);
+    }
+
+    #[tokio::test]
+    async fn test_commit_resends_are_bounded() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys = Arc::default();
+        let lost =
+            commit_answers(&mut server, 503, 1 + IDEMPOTENT_RESENDS, Arc::clone(&keys)).await;
+
+        assert!(tx.commit(&catalog).await.is_err());
+        lost.assert_async().await;
+    }
+
+    #[tokio::test]
+    async fn test_commit_conflict_is_not_resent() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        commit_answers(&mut server, 409, 1, Arc::clone(&keys)).await;
+
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        // The transaction's own retries after a conflict are new requests, each with a new key.
+        let keys = keys.lock().unwrap();
+        assert!(!keys.is_empty());
+        let distinct: std::collections::HashSet<_> = keys.iter().collect();
+        assert_eq!(distinct.len(), keys.len());
+    }
+
+    #[tokio::test]
+    async fn test_commit_is_not_resent_past_the_lifetime() {
+        let mut server = Server::new_async().await;
+        // A lifetime of one microsecond: over before any answer to the first send can arrive.
+        let (catalog, tx) = committing(&mut server, Some("PT0.000001S")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        let lost = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
+
+        assert!(tx.commit(&catalog).await.is_err());
+        lost.assert_async().await;
+        assert!(keys.lock().unwrap()[0].is_some());
     }
 
     #[tokio::test]

@@ -29,6 +29,14 @@ use serde_derive::{Deserialize, Serialize};
 pub(super) struct CatalogConfig {
     pub(super) overrides: HashMap<String, String>,
     pub(super) defaults: HashMap<String, String>,
+    /// How long the server keeps the answer of a request sent with an `Idempotency-Key`, as an
+    /// ISO-8601 duration; absent if the server does not support the key.
+    #[serde(
+        rename = "idempotency-key-lifetime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(super) idempotency_key_lifetime: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

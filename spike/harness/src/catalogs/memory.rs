@@ -12,6 +12,7 @@ pub(super) const PROFILE: Profile = Profile {
     suite: true,
     server: None,
     rest: false,
+    idempotency_keys: false,
     failpoints: &Failpoint::ALL,
     outages: Outages::None,
     proxied: false,

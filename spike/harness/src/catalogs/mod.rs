@@ -51,6 +51,9 @@ pub struct Profile {
     pub server: Option<Server>,
     /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes it).
     pub rest: bool,
+    /// The server advertises an `idempotency-key-lifetime` and answers a resent request with the
+    /// answer it stored (held to the server by `rest_conformance`'s `idempotency_key_resend`).
+    pub idempotency_keys: bool,
     /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
     /// server writes the new metadata file inside the commit request, so
     /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses

@@ -15,6 +15,7 @@ pub(super) const PROFILE: Profile = Profile {
     suite: false,
     server: Some(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
     rest: false,
+    idempotency_keys: false,
     failpoints: &Failpoint::ALL,
     outages: Outages::None,
     proxied: false,

@@ -11,7 +11,7 @@ use crate::store::S3Server;
 const URL: &str = "BARRIER_REST_URL";
 
 pub(super) const PROFILE: Profile =
-    profile("rest", Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }, connect);
+    profile("rest", Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }, false, connect);
 
 /// A REST server started by a script of the project, its data on the S3 endpoint SeaweedFS
 /// serves: shared by processes, in the suite, behind the fault proxy, a namespace per fixture. The
@@ -20,6 +20,7 @@ pub(super) const PROFILE: Profile =
 pub(super) const fn profile(
     name: &'static str,
     server: Server,
+    idempotency_keys: bool,
     connect: fn(&Place, &Access) -> Result<Connection, SinkError>,
 ) -> Profile {
     Profile {
@@ -29,6 +30,7 @@ pub(super) const fn profile(
         suite: true,
         server: Some(server),
         rest: true,
+        idempotency_keys,
         failpoints: &[Failpoint::AfterDataFiles, Failpoint::BeforeSwap, Failpoint::AfterSwap],
         outages: Outages::Server,
         proxied: true,

@@ -11,7 +11,7 @@ use super::{Access, Place, Profile, Server};
 const URL: &str = "BARRIER_RUSTBERG_URL";
 
 pub(super) const PROFILE: Profile =
-    profile("rustberg", Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL" }, connect);
+    profile("rustberg", Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL" }, true, connect);
 
 /// The server at `$BARRIER_RUSTBERG_URL`, with the API key `scripts/rustberg` configured as its
 /// bearer token (a writer given a wrong credential presents that instead), and the warehouse it

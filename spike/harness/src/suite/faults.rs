@@ -63,7 +63,11 @@ pub(super) async fn catalog_unavailable(fx: &Fixture) -> Result<Finding, Error> 
 /// first delivery holds the epoch); `iceberg-naive` rebases its append onto its own first
 /// delivery, and only the fast append's duplicate-file check (`check_duplicate`, on by default)
 /// stops it, with a `DataInvalid` error ([`SinkError::Iceberg`], asserted). Every epoch ends in
-/// the table exactly once. Only on catalogs the proxy can sit in front of (`rest`).
+/// the table exactly once. Only on catalogs the proxy can sit in front of (the REST servers).
+///
+/// Where the writer's client resends a lost commit with its `Idempotency-Key` (the patched build)
+/// and the server honours keys (`rustberg`), the writer is told `Committed` instead: see
+/// [`first_as_expected`].
 pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
     let sink = fx.writer(Hooks::default()).await?;
     let server =
@@ -72,6 +76,8 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
     let access = Access { uri: Some(proxy.url()), timeout: Some(LOST_RESPONSE_TIMEOUT), ..Access::default() };
     let proxied = fx.writer_with(WriterOptions::default().with_access(access)).await?;
     let claims = fx.target.arm().claims_exactly_once();
+    let keyed = fx.target.catalog().is_some_and(|c| c.spec().idempotency_keys)
+        && fx.target.arm().build().is_some_and(|b| b.resends_with_idempotency_key());
     let a = app("app-a");
     let mut ledger = Ledger::default();
     let (mut observed, mut passed, mut once) = (vec![], true, vec![]);
@@ -81,7 +87,9 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
         proxy.inject(fault);
         let first = proxied.commit(&a, epoch(n), rows()).await;
         let report = proxy.fired().await.map_err(Error::io("fault proxy"))?;
-        if report.applied() {
+        // The writer's own `Committed` already counts its commit: a resend with the key landed it.
+        let told = matches!(first, Ok(CommitOutcome::Committed));
+        if report.applied() && !told {
             ledger.record(&a, epoch(n), CommitOutcome::Committed);
         }
         if let Ok(outcome) = &first {
@@ -89,13 +97,12 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
         }
         let replay = ledger.record(&a, epoch(n), proxied.commit(&a, epoch(n), rows()).await?);
         let taken = CommitOutcome::AlreadyCommitted { committed: epoch(n) };
-        passed &= report.applied() == fault.forwards()
-            && replay == if report.applied() { taken } else { CommitOutcome::Committed }
-            && match (fault, claims) {
-                (Fault::DeliveredTwice, true) => matches!(first, Ok(o) if o == taken),
-                (Fault::DeliveredTwice, false) => matches!(first, Err(SinkError::Iceberg(_))),
-                _ => matches!(first, Err(SinkError::OutcomeUnknown(_))),
-            };
+        let landed = report.applied() || told;
+        // A held request forwarded after the writer's keyed resend may lose the race to it.
+        let raced = keyed && fault == Fault::ForwardAfterWriterGaveUp;
+        passed &= (report.applied() == fault.forwards() || raced)
+            && replay == if landed { taken } else { CommitOutcome::Committed }
+            && first_as_expected(fault, claims, keyed, &first, taken);
         once.push(epoch(n));
         let statuses: Vec<String> = report.server_status.iter().map(u16::to_string).collect();
         observed.push(format!(
@@ -115,10 +122,11 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
         .finding(
             Scenario::LostResponse,
             sink.as_ref(),
-            if claims {
-                "OutcomeUnknown for a lost answer (replay AlreadyCommitted if applied, Committed if not); AlreadyCommitted for a double delivery; each epoch once"
-            } else {
-                "as a guarded arm, except a double delivery: the duplicate-file check's Iceberg error; each epoch once"
+            match (keyed, claims) {
+                (false, true) => "OutcomeUnknown for a lost answer (replay AlreadyCommitted if applied, Committed if not); AlreadyCommitted for a double delivery; each epoch once",
+                (false, false) => "as a guarded arm, except a double delivery: the duplicate-file check's Iceberg error; each epoch once",
+                (true, true) => "resent with its Idempotency-Key: Committed for every lost answer and a double delivery, except forward-after-timeout (the resend races the held request: Committed or AlreadyCommitted); each epoch once",
+                (true, false) => "as a guarded arm, except forward-after-timeout: Committed or the duplicate-file check's Iceberg error; each epoch once",
             },
             observed.join("; "),
             passed,
@@ -175,4 +183,32 @@ pub(super) async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding
             passed,
         )
         .await
+}
+
+/// What the writer is told of a commit hit by `fault`. Without a key a lost answer is
+/// `OutcomeUnknown` and a double delivery a conflict the library retries. With the key resent
+/// (`keyed`: the patched build's client and a server that advertises keys) the server replays the
+/// stored answer, so the writer learns `Committed`, except when the proxy forwards the held request
+/// after the writer gave up: then the resend and the held request reach the server together, both
+/// execute (the server records a key's answer after the commit), and the compare-and-swap lets one
+/// through; the other's conflict is retried by the library.
+fn first_as_expected(
+    fault: Fault,
+    claims: bool,
+    keyed: bool,
+    first: &Result<CommitOutcome, SinkError>,
+    taken: CommitOutcome,
+) -> bool {
+    match (fault, keyed, claims) {
+        (Fault::ForwardAfterWriterGaveUp, true, true) => {
+            matches!(first, Ok(o) if *o == CommitOutcome::Committed || *o == taken)
+        }
+        (Fault::ForwardAfterWriterGaveUp, true, false) => {
+            matches!(first, Ok(CommitOutcome::Committed) | Err(SinkError::Iceberg(_)))
+        }
+        (_, true, _) => matches!(first, Ok(CommitOutcome::Committed)),
+        (Fault::DeliveredTwice, false, true) => matches!(first, Ok(o) if *o == taken),
+        (Fault::DeliveredTwice, false, false) => matches!(first, Err(SinkError::Iceberg(_))),
+        (_, false, _) => matches!(first, Err(SinkError::OutcomeUnknown(_))),
+    }
 }
