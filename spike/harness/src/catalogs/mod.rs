@@ -1,11 +1,11 @@
 //! The Iceberg catalogs an arm can commit through, and what each one is: one registry entry per
 //! kind, its facts and how a writer connects in a module of its own (`memory.rs`, `sqlite.rs`,
-//! `postgresql.rs`, `rest.rs`, `rustberg.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
+//! `postgresql.rs`, `rest.rs`, `rest_rustberg.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
 
 mod memory;
 mod postgresql;
 mod rest;
-mod rustberg;
+mod rest_rustberg;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ registry! {
         /// `iceberg-catalog-rest` against the Rustberg server at `$BARRIER_RUSTBERG_URL`, a second
         /// REST server with its own requirement checks and `Idempotency-Key` support; data on the
         /// same S3 endpoint as `rest`'s.
-        Rustberg => rustberg::PROFILE,
+        Rustberg => rest_rustberg::PROFILE,
     }
 }
 

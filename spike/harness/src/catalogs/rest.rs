@@ -1,6 +1,6 @@
 //! `rest`: `iceberg-catalog-rest` against the Iceberg REST catalog `scripts/seaweedfs` starts,
 //! its warehouse on the same server's S3 endpoint; every fixture has a namespace of its own. Also
-//! what every REST server's entry shares (`rustberg.rs` is the second).
+//! what every REST server's entry shares (`rest_rustberg.rs` is the second).
 
 use barrier_iceberg::{Connection, RestAuth, RestConnection, S3Access};
 use barrier_sink::{Failpoint, SinkError};
