@@ -20,6 +20,13 @@ pub const PROXY_FAULTS: [Fault; 4] = [
     Fault::RefuseUnforwarded,
 ];
 
+/// [`PROXY_FAULTS`] for a writer that resends a lost commit with its `Idempotency-Key` to a server
+/// that honours it. Not `ForwardAfterWriterGaveUp` either: there the held request and the resend
+/// race, and a writer whose held request won is told `AlreadyCommitted` for its own batch, as with
+/// `DeliveredTwice` (`lost_response` asserts that case too).
+pub const KEYED_PROXY_FAULTS: [Fault; 3] =
+    [Fault::ResetAfterForward, Fault::GatewayTimeoutAfterForward, Fault::RefuseUnforwarded];
+
 /// The fault proxy in front of `target`'s catalog server, applying [`PROXY_FAULTS`] at random,
 /// when the run asks for proxy faults and the catalog is one the proxy can sit in front of.
 pub async fn proxy_for(target: Target, options: &StressOptions) -> Result<Option<FaultProxy>, Error> {
@@ -29,7 +36,10 @@ pub async fn proxy_for(target: Target, options: &StressOptions) -> Result<Option
     }
     let url = catalog.server_url().ok_or_else(|| Error::Broken(format!("{catalog}'s server is not running")))?;
     let proxy = FaultProxy::start(&url).await.map_err(Error::io("fault proxy"))?;
-    proxy.at_random(options.proxy_fault_rate, &PROXY_FAULTS, options.seed);
+    let keyed = catalog.spec().idempotency_keys
+        && target.arm().build().is_some_and(|build| build.resends_with_idempotency_key());
+    let faults: &[Fault] = if keyed { &KEYED_PROXY_FAULTS } else { &PROXY_FAULTS };
+    proxy.at_random(options.proxy_fault_rate, faults, options.seed);
     Ok(Some(proxy))
 }
 
