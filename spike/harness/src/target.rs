@@ -56,6 +56,13 @@ impl Target {
         }
     }
 
+    /// The writer's client resends a lost commit with its `Idempotency-Key`, and the server
+    /// honours the key: the patched build's REST client on a catalog that advertises keys.
+    pub fn resends_with_idempotency_key(self) -> bool {
+        self.catalog().is_some_and(|c| c.spec().idempotency_keys)
+            && self.arm().build().is_some_and(|b| b.resends_with_idempotency_key())
+    }
+
     pub fn catalog_name(self) -> &'static str {
         self.catalog().map_or(LOCAL_FS, CatalogKind::name)
     }

@@ -67,8 +67,8 @@ struct Table {
     token: String,
     /// `<uri>/v1[/<prefix>]/namespaces/<namespace>/tables/<table>`
     url: String,
-    /// `<uri>/v1`
-    v1: String,
+    /// The `idempotency-key-lifetime` the server's config advertised, if any.
+    lifetime: Option<String>,
     /// `<uri>/v1[/<prefix>]`
     base: String,
     name: (String, String),
@@ -92,6 +92,13 @@ impl Answer {
         match self.replayed {
             true => format!("{} (idempotency-key-used)", self.status),
             false => self.status.to_string(),
+        }
+    }
+
+    fn expect_ok(self, what: &str) -> Result<Self, String> {
+        match self.ok() {
+            true => Ok(self),
+            false => Err(format!("{what}: HTTP {}: {}", self.status, self.body)),
         }
     }
 }
@@ -123,9 +130,9 @@ impl Table {
         let config = json_of(config).await?;
         let prefix = config["overrides"]["prefix"].as_str().map(|p| format!("/{p}")).unwrap_or_default();
         let base = format!("{}/v1{prefix}", rest.uri);
-        let v1 = format!("{}/v1", rest.uri);
+        let lifetime = config["idempotency-key-lifetime"].as_str().map(str::to_string);
         let name = (namespace.to_string(), "t".to_string());
-        let mut table = Self { http, token, url: String::new(), v1, base, name, keys_expected };
+        let mut table = Self { http, token, url: String::new(), lifetime, base, name, keys_expected };
         table
             .post(&format!("{}/namespaces", table.base), &json!({"namespace": [namespace], "properties": {}}), None)
             .await?
@@ -207,15 +214,6 @@ impl Table {
 
     async fn property(&self, name: &str) -> Result<Option<String>, String> {
         Ok(self.metadata().await?["properties"][name].as_str().map(str::to_string))
-    }
-}
-
-impl Answer {
-    fn expect_ok(self, what: &str) -> Result<Self, String> {
-        match self.ok() {
-            true => Ok(self),
-            false => Err(format!("{what}: HTTP {}: {}", self.status, self.body)),
-        }
     }
 }
 
@@ -340,9 +338,7 @@ fn assert_non_main_ref(table: &Table) -> futures::future::BoxFuture<'_, Result<S
 /// the hazard of a key reused with another body.
 fn idempotency_key_resend(table: &Table) -> futures::future::BoxFuture<'_, Result<String, String>> {
     Box::pin(async move {
-        let config = table.http.get(format!("{}/config", table.v1)).bearer_auth(&table.token).send().await;
-        let config = json_of(config.map_err(|e| format!("config: {e}"))?).await?;
-        let lifetime = config["idempotency-key-lifetime"].as_str().map(str::to_string);
+        let lifetime = &table.lifetime;
         if lifetime.is_some() != table.keys_expected {
             return Err(format!(
                 "advertises {lifetime:?}, but its catalog profile says idempotency_keys: {}",

@@ -76,8 +76,7 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
     let access = Access { uri: Some(proxy.url()), timeout: Some(LOST_RESPONSE_TIMEOUT), ..Access::default() };
     let proxied = fx.writer_with(WriterOptions::default().with_access(access)).await?;
     let claims = fx.target.arm().claims_exactly_once();
-    let keyed = fx.target.catalog().is_some_and(|c| c.spec().idempotency_keys)
-        && fx.target.arm().build().is_some_and(|b| b.resends_with_idempotency_key());
+    let keyed = fx.target.resends_with_idempotency_key();
     let a = app("app-a");
     let mut ledger = Ledger::default();
     let (mut observed, mut passed, mut once) = (vec![], true, vec![]);

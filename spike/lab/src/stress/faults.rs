@@ -36,9 +36,7 @@ pub async fn proxy_for(target: Target, options: &StressOptions) -> Result<Option
     }
     let url = catalog.server_url().ok_or_else(|| Error::Broken(format!("{catalog}'s server is not running")))?;
     let proxy = FaultProxy::start(&url).await.map_err(Error::io("fault proxy"))?;
-    let keyed = catalog.spec().idempotency_keys
-        && target.arm().build().is_some_and(|build| build.resends_with_idempotency_key());
-    let faults: &[Fault] = if keyed { &KEYED_PROXY_FAULTS } else { &PROXY_FAULTS };
+    let faults: &[Fault] = if target.resends_with_idempotency_key() { &KEYED_PROXY_FAULTS } else { &PROXY_FAULTS };
     proxy.at_random(options.proxy_fault_rate, faults, options.seed);
     Ok(Some(proxy))
 }
