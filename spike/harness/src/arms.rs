@@ -178,7 +178,7 @@ registry! {
         },
         /// The benchmarks' floor: a stock fast append, no check, holding its table.
         Unguarded =>
-            ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded) } },
+            ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded { check_duplicate: true }) } },
         /// pyiceberg: load, check, append with the library's retry as the table configures it.
         PyicebergNaive => ArmSpec { name: "pyiceberg-naive", claims_exactly_once: false, kind: Kind::Peer(PYICEBERG) },
         /// pyiceberg: the library's retry off for its own commits; on `CommitFailedException` it

@@ -35,6 +35,14 @@ pub enum Fault {
     ForwardAfterWriterGaveUp,
     /// Answers `503 Service Unavailable` without forwarding: nothing reaches the server.
     RefuseUnforwarded,
+    /// Forwards the commit without its `Idempotency-Key`, then resets the writer's connection as
+    /// [`Fault::ResetAfterForward`] does: the server applied the commit but stored no answer for
+    /// the key, so a resend with that key executes as a new request, and fails its requirements
+    /// on the writer's own commit. It makes deterministic what a held request and its resend
+    /// meet in a server that stores a key's answer only after the commit (Rustberg), a key store
+    /// lost in a restart, or a resend routed to a replica that does not share the store. To a
+    /// writer that sends no key it is `ResetAfterForward`.
+    UnrecordedAfterForward,
     /// Forwards the commit, loses the answer, forwards it again (as a gateway that retries a
     /// request whose answer it lost), and answers with the second answer: the server applied
     /// the first delivery, so the second fails its requirements (`409`), and the writer is told
@@ -43,11 +51,12 @@ pub enum Fault {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 5] = [
+    pub const ALL: [Fault; 6] = [
         Fault::ResetAfterForward,
         Fault::GatewayTimeoutAfterForward,
         Fault::ForwardAfterWriterGaveUp,
         Fault::RefuseUnforwarded,
+        Fault::UnrecordedAfterForward,
         Fault::DeliveredTwice,
     ];
 
@@ -57,6 +66,7 @@ impl Fault {
             Fault::GatewayTimeoutAfterForward => "504-after-forward",
             Fault::ForwardAfterWriterGaveUp => "forward-after-timeout",
             Fault::RefuseUnforwarded => "503-unforwarded",
+            Fault::UnrecordedAfterForward => "unrecorded-after-forward",
             Fault::DeliveredTwice => "delivered-twice",
         }
     }
@@ -263,6 +273,12 @@ impl Request {
             && segments[segments.len() - 4] == "namespaces"
     }
 
+    /// The request without its `Idempotency-Key` header.
+    fn without_key(mut self) -> Self {
+        self.head.retain(|line| !line.to_ascii_lowercase().starts_with("idempotency-key:"));
+        self
+    }
+
     /// The request for `upstream`, on a connection of its own.
     fn forwarded(&self, upstream: &str) -> Vec<u8> {
         let mut out = format!("{} {} HTTP/1.1\r\nhost: {upstream}\r\nconnection: close\r\n", self.method, self.path);
@@ -369,6 +385,7 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         }
         return client.write_all(&answer).await;
     };
+    let request = if fault == Fault::UnrecordedAfterForward { request.without_key() } else { request };
     if fault == Fault::ForwardAfterWriterGaveUp {
         // The writer's client closes the connection when its timeout expires.
         let mut rest = [0u8; 1024];
@@ -387,7 +404,7 @@ async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) 
         answer = bytes;
     }
     let result = match fault {
-        Fault::ResetAfterForward => {
+        Fault::ResetAfterForward | Fault::UnrecordedAfterForward => {
             // An RST, not an orderly close: linger 0, then drop.
             client.set_zero_linger()?;
             drop(client);
@@ -420,6 +437,15 @@ mod tests {
         // Creating a table posts to the collection, not to a table.
         assert!(!request("POST", "/v1/warehouse/namespaces/ns/tables").is_commit());
         assert!(!request("POST", "/v1/oauth/tokens").is_commit());
+    }
+
+    #[test]
+    fn an_unrecorded_forward_drops_only_the_key() {
+        let mut keyed = request("POST", "/v1/namespaces/ns/tables/t");
+        keyed.head = vec!["Idempotency-Key: 0190".into(), "content-type: application/json".into()];
+        let sent = String::from_utf8(keyed.without_key().forwarded("server:1")).unwrap();
+        assert!(!sent.to_ascii_lowercase().contains("idempotency-key"));
+        assert!(sent.contains("content-type: application/json"));
     }
 
     #[test]

@@ -60,6 +60,9 @@ const PATH_V1: &str = "v1";
 const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 /// How many times a commit whose answer was lost is resent with its `Idempotency-Key`.
 const IDEMPOTENT_RESENDS: usize = 2;
+/// The wait before the first resend, doubled before each later one, unless the server asked for
+/// another wait with `Retry-After`.
+const RESEND_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Builder for [`RestCatalog`].
 #[derive(Debug)]
@@ -361,8 +364,18 @@ impl RestContext {
     /// request is resent with the same key, at most [`IDEMPOTENT_RESENDS`] times and never once
     /// the lifetime has passed since the first send: the server answers a request it already
     /// executed with the answer it stored, so a commit whose answer was lost is not applied twice
-    /// and its outcome is learned. Without an advertised lifetime the request is sent once, with no
-    /// key, as the REST spec requires.
+    /// and its outcome is learned. Before each resend the client waits what the server asked for
+    /// in `Retry-After` (in seconds), or else a backoff that starts at [`RESEND_BACKOFF`] and
+    /// doubles. Without an advertised lifetime the request is sent once, with no key, as the REST
+    /// spec requires.
+    ///
+    /// The first answer is returned as it is, but after a resend only a 2xx is: any other answer
+    /// cannot say whether the first request was applied (a server that executed it but had not
+    /// stored its answer yet, or had lost it, answers the resend as a new request, and its 409
+    /// then reports the writer's own commit), so it is returned as an error that says the commit
+    /// state is unknown, never as a conflict to retry on a refreshed table. A 409 that carries
+    /// `Retry-After` after a resend is read as the original request still in progress, and waited
+    /// for like a 5xx.
     ///
     /// The key identifies this request only: a writer that builds the commit again (after a
     /// restart, or on a refreshed table) sends a new one, which the server executes.
@@ -372,17 +385,32 @@ impl RestContext {
         };
         let key = uuid::Uuid::now_v7().to_string();
         let first_sent = Instant::now();
+        let mut backoff = RESEND_BACKOFF;
         let mut resends = 0;
         loop {
             let answer = self.post_commit(endpoint, body, Some(&key)).await;
-            let lost = match &answer {
-                Ok(response) => response.status().is_server_error(),
-                Err(_) => true,
+            let resent = resends > 0;
+            // Whether the answer leaves the outcome open, and the wait the server asked for.
+            let (open, asked) = match &answer {
+                Ok(response) if response.status().is_success() => return answer,
+                Ok(response) => {
+                    let asked = retry_after(response);
+                    let in_progress =
+                        resent && response.status() == StatusCode::CONFLICT && asked.is_some();
+                    (response.status().is_server_error() || in_progress, asked)
+                }
+                Err(_) => (true, None),
             };
-            if !lost || resends == IDEMPOTENT_RESENDS || first_sent.elapsed() >= lifetime {
+            let wait = asked.unwrap_or(backoff);
+            if open && resends < IDEMPOTENT_RESENDS && first_sent.elapsed() + wait < lifetime {
+                tokio::time::sleep(wait).await;
+                backoff *= 2;
+                resends += 1;
+            } else if resent {
+                return Err(unknown_after_resend(&key, resends, answer));
+            } else {
                 return answer;
             }
-            resends += 1;
         }
     }
 
@@ -420,8 +448,33 @@ fn parse_lifetime(lifetime: &str) -> Option<Duration> {
             time = after;
         }
     }
+    // A lifetime too long for a `Duration` is as good as forever.
     (time.is_empty() && seconds.is_finite() && seconds > 0.0)
-        .then(|| Duration::from_secs_f64(seconds))
+        .then(|| Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))
+}
+
+/// The wait a `Retry-After` header asks for, in delay-seconds; `None` without one, or for the
+/// HTTP-date form, which is not read.
+fn retry_after(response: &Response) -> Option<Duration> {
+    let seconds = response.headers().get(header::RETRY_AFTER)?.to_str().ok()?;
+    seconds.trim().parse().ok().map(Duration::from_secs)
+}
+
+/// The error for a commit resent with `key` whose last answer was not a 2xx: whether any of its
+/// `1 + resends` requests was applied is unknown.
+fn unknown_after_resend(key: &str, resends: usize, answer: Result<Response>) -> Error {
+    let error = Error::new(
+        ErrorKind::Unexpected,
+        "The commit was resent with its Idempotency-Key after its answer was lost, and the server's last answer does not say whether it was applied; the commit state is unknown.",
+    )
+    .with_context("idempotency-key", key)
+    .with_context("requests", (1 + resends).to_string());
+    match answer {
+        Ok(response) => error.with_context("last-status", response.status().as_str()),
+        Err(source) => error
+            .with_context("last-status", "none")
+            .with_source(source),
+    }
 }
 
 /// Rest catalog implementation.
@@ -1162,8 +1215,8 @@ mod tests {
     use iceberg::io::LocalFsStorageFactory;
     use iceberg::spec::{
         FormatVersion, NestedField, NullOrder, Operation, PrimitiveType, Schema, Snapshot,
-        SnapshotLog, SortDirection, SortField, SortOrder, Summary, Transform, Type,
-        UnboundPartitionField, UnboundPartitionSpec,
+        SnapshotLog, SortDirection, SortField, SortOrder, Summary, TableProperties, Transform,
+        Type, UnboundPartitionField, UnboundPartitionSpec,
     };
     use iceberg::test_utils::test_runtime;
     use iceberg::transaction::{ApplyTransactionAction, Transaction};
@@ -2865,10 +2918,12 @@ mod tests {
         (catalog, tx)
     }
 
-    /// A commit endpoint answering `status` to `hits` requests, recording their keys.
+    /// A commit endpoint answering `status` (with `Retry-After: retry_after` if given) to `hits`
+    /// requests, recording their keys.
     async fn commit_answers(
         server: &mut ServerGuard,
         status: usize,
+        retry_after: Option<&str>,
         hits: usize,
         keys: Arc<std::sync::Mutex<Vec<Option<String>>>>,
     ) -> Mock {
@@ -2877,25 +2932,29 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap();
-        server
+        let mock = server
             .mock("POST", "/v1/namespaces/ns1/tables/test1")
-            .with_status(status)
-            .with_body_from_request(move |request| {
-                let key = request
-                    .header(IDEMPOTENCY_KEY)
-                    .first()
-                    .map(|k| k.to_str().unwrap().to_string());
-                keys.lock().unwrap().push(key);
-                if status == 200 {
-                    body.clone()
-                } else {
-                    br#"{"error": {"message": "lost", "type": "ServiceUnavailable", "code": 503}}"#
-                        .to_vec()
-                }
-            })
-            .expect(hits)
-            .create_async()
-            .await
+            .with_status(status);
+        let mock = match retry_after {
+            Some(seconds) => mock.with_header("retry-after", seconds),
+            None => mock,
+        };
+        mock.with_body_from_request(move |request| {
+            let key = request
+                .header(IDEMPOTENCY_KEY)
+                .first()
+                .map(|k| k.to_str().unwrap().to_string());
+            keys.lock().unwrap().push(key);
+            if status == 200 {
+                body.clone()
+            } else {
+                format!(r#"{{"error": {{"message": "no", "type": "Refused", "code": {status}}}}}"#)
+                    .into_bytes()
+            }
+        })
+        .expect(hits)
+        .create_async()
+        .await
     }
 
     #[test]
@@ -2905,6 +2964,10 @@ mod tests {
         assert_eq!(
             parse_lifetime("P1DT1H1M1.5S"),
             Some(Duration::from_secs_f64(90_061.5))
+        );
+        assert_eq!(
+            parse_lifetime("P99999999999999999999D"),
+            Some(Duration::MAX)
         );
         assert_eq!(parse_lifetime("PT0S"), None);
         assert_eq!(parse_lifetime("30M"), None);
@@ -2916,7 +2979,7 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, None).await;
         let keys = Arc::default();
-        let update = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
+        let update = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
 
         assert!(tx.commit(&catalog).await.is_err());
         update.assert_async().await;
@@ -2928,8 +2991,8 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys = Arc::default();
-        let lost = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
-        let answered = commit_answers(&mut server, 200, 1, Arc::clone(&keys)).await;
+        let lost = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
+        let answered = commit_answers(&mut server, 200, None, 1, Arc::clone(&keys)).await;
 
         let table = tx.commit(&catalog).await.unwrap();
         assert_eq!(FormatVersion::V2, table.metadata().format_version());
@@ -2947,11 +3010,22 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys = Arc::default();
-        let lost =
-            commit_answers(&mut server, 503, 1 + IDEMPOTENT_RESENDS, Arc::clone(&keys)).await;
+        let lost = commit_answers(
+            &mut server,
+            503,
+            None,
+            1 + IDEMPOTENT_RESENDS,
+            Arc::clone(&keys),
+        )
+        .await;
 
-        assert!(tx.commit(&catalog).await.is_err());
+        let started = Instant::now();
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        assert!(!err.retryable());
         lost.assert_async().await;
+        // A backoff that doubles: 100 ms before the first resend, 200 ms before the second.
+        assert!(started.elapsed() >= RESEND_BACKOFF * 3);
     }
 
     #[tokio::test]
@@ -2959,15 +3033,70 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
-        commit_answers(&mut server, 409, 1, Arc::clone(&keys)).await;
+        // The first attempt and each of the transaction's default retries: one request each.
+        let attempts = 1 + TableProperties::PROPERTY_COMMIT_NUM_RETRIES_DEFAULT;
+        let conflicts = commit_answers(&mut server, 409, None, attempts, Arc::clone(&keys)).await;
 
         let err = tx.commit(&catalog).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
+        conflicts.assert_async().await;
         // The transaction's own retries after a conflict are new requests, each with a new key.
         let keys = keys.lock().unwrap();
-        assert!(!keys.is_empty());
-        let distinct: std::collections::HashSet<_> = keys.iter().collect();
-        assert_eq!(distinct.len(), keys.len());
+        let distinct: std::collections::HashSet<_> = keys.iter().flatten().collect();
+        assert_eq!(distinct.len(), attempts);
+    }
+
+    #[tokio::test]
+    async fn test_conflict_after_a_resend_is_an_unknown_outcome() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        let lost = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
+        // The first request was applied, but the server answers the resend as a new request.
+        let own = commit_answers(&mut server, 409, None, 1, Arc::clone(&keys)).await;
+
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        assert!(!err.retryable());
+        assert!(err.to_string().contains("the commit state is unknown"));
+        lost.assert_async().await;
+        own.assert_async().await;
+        // No retry on a refreshed table: it would rebase the writer's commit onto itself.
+        let keys = keys.lock().unwrap();
+        assert_eq!(keys.len(), 2);
+        assert_eq!(keys[0], keys[1]);
+    }
+
+    #[tokio::test]
+    async fn test_conflict_in_progress_after_a_resend_is_waited_for() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        let lost = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
+        let in_progress = commit_answers(&mut server, 409, Some("0"), 1, Arc::clone(&keys)).await;
+        let answered = commit_answers(&mut server, 200, None, 1, Arc::clone(&keys)).await;
+
+        tx.commit(&catalog).await.unwrap();
+        lost.assert_async().await;
+        in_progress.assert_async().await;
+        answered.assert_async().await;
+        let keys = keys.lock().unwrap();
+        assert_eq!(keys.len(), 3);
+        assert!(keys.iter().all(|key| *key == keys[0]));
+    }
+
+    #[tokio::test]
+    async fn test_retry_after_past_the_lifetime_is_not_waited_for() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        let lost = commit_answers(&mut server, 503, Some("3600"), 1, Arc::clone(&keys)).await;
+
+        // The first answer as it is: no resend could come within the lifetime.
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        lost.assert_async().await;
+        assert_eq!(keys.lock().unwrap().len(), 1);
     }
 
     #[tokio::test]
@@ -2976,7 +3105,7 @@ mod tests {
         // A lifetime of one microsecond: over before any answer to the first send can arrive.
         let (catalog, tx) = committing(&mut server, Some("PT0.000001S")).await;
         let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
-        let lost = commit_answers(&mut server, 503, 1, Arc::clone(&keys)).await;
+        let lost = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
 
         assert!(tx.commit(&catalog).await.is_err());
         lost.assert_async().await;

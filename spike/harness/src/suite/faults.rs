@@ -66,8 +66,10 @@ pub(super) async fn catalog_unavailable(fx: &Fixture) -> Result<Finding, Error> 
 /// the table exactly once. Only on catalogs the proxy can sit in front of (the REST servers).
 ///
 /// Where the writer's client resends a lost commit with its `Idempotency-Key` (the patched build)
-/// and the server honours keys (`rustberg`), the writer is told `Committed` instead: see
-/// [`first_as_expected`].
+/// and the server honours keys (`rustberg`), the writer is told `Committed` instead, except where
+/// the resend meets a server that applied the first request without storing its answer
+/// (`unrecorded-after-forward`, and `forward-after-timeout` when the held request wins the race):
+/// there the client says the outcome is unknown. See [`first_as_expected`].
 pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
     let sink = fx.writer(Hooks::default()).await?;
     let server =
@@ -124,8 +126,7 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
             match (keyed, claims) {
                 (false, true) => "OutcomeUnknown for a lost answer (replay AlreadyCommitted if applied, Committed if not); AlreadyCommitted for a double delivery; each epoch once",
                 (false, false) => "as a guarded arm, except a double delivery: the duplicate-file check's Iceberg error; each epoch once",
-                (true, true) => "resent with its Idempotency-Key: Committed for every lost answer and a double delivery, except forward-after-timeout (the resend races the held request: Committed or AlreadyCommitted); each epoch once",
-                (true, false) => "as a guarded arm, except forward-after-timeout: Committed or the duplicate-file check's Iceberg error; each epoch once",
+                (true, _) => "resent with its Idempotency-Key: Committed for a lost answer and a double delivery, OutcomeUnknown where the server applied the first request without storing its answer (unrecorded-after-forward; forward-after-timeout when the held request wins: else Committed); each epoch once",
             },
             observed.join("; "),
             passed,
@@ -187,10 +188,12 @@ pub(super) async fn aborted_commit_loses_nothing(fx: &Fixture) -> Result<Finding
 /// What the writer is told of a commit hit by `fault`. Without a key a lost answer is
 /// `OutcomeUnknown` and a double delivery a conflict the library retries. With the key resent
 /// (`keyed`: the patched build's client and a server that advertises keys) the server replays the
-/// stored answer, so the writer learns `Committed`, except when the proxy forwards the held request
-/// after the writer gave up: then the resend and the held request reach the server together, both
-/// execute (the server records a key's answer after the commit), and the compare-and-swap lets one
-/// through; the other's conflict is retried by the library.
+/// stored answer, so the writer learns `Committed`, except where the server applied the first
+/// request without storing its answer: the resend then executes as a new request, and its 409 (the
+/// writer's own commit) is an unknown outcome, never a conflict to retry. That is always so for
+/// `unrecorded-after-forward`, and for `forward-after-timeout` when the held request wins the race
+/// with the resend (the server records a key's answer after the commit); when the resend wins, the
+/// writer is told `Committed`.
 fn first_as_expected(
     fault: Fault,
     claims: bool,
@@ -199,12 +202,10 @@ fn first_as_expected(
     taken: CommitOutcome,
 ) -> bool {
     match (fault, keyed, claims) {
-        (Fault::ForwardAfterWriterGaveUp, true, true) => {
-            matches!(first, Ok(o) if *o == CommitOutcome::Committed || *o == taken)
+        (Fault::ForwardAfterWriterGaveUp, true, _) => {
+            matches!(first, Ok(CommitOutcome::Committed) | Err(SinkError::OutcomeUnknown(_)))
         }
-        (Fault::ForwardAfterWriterGaveUp, true, false) => {
-            matches!(first, Ok(CommitOutcome::Committed) | Err(SinkError::Iceberg(_)))
-        }
+        (Fault::UnrecordedAfterForward, true, _) => matches!(first, Err(SinkError::OutcomeUnknown(_))),
         (_, true, _) => matches!(first, Ok(CommitOutcome::Committed)),
         (Fault::DeliveredTwice, false, true) => matches!(first, Ok(o) if *o == taken),
         (Fault::DeliveredTwice, false, false) => matches!(first, Err(SinkError::Iceberg(_))),

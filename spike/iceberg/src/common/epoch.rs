@@ -37,7 +37,23 @@ pub fn record_watermark(tx: Transaction, app: &AppId, epoch: Epoch) -> ice::Resu
 /// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
 /// watermark update: what every Iceberg arm commits, whatever guards the commit.
 pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
-    let append = tx.fast_append().add_data_files(files).set_snapshot_properties(epoch_summary(app, epoch));
+    stage_append_checked(tx, files, app, epoch, true)
+}
+
+/// [`stage_append`], with the fast append's duplicate-file check (`with_check_duplicate`) on or
+/// off: off, the library no longer refuses a data file the refreshed table already references.
+pub fn stage_append_checked(
+    tx: Transaction,
+    files: Vec<DataFile>,
+    app: &AppId,
+    epoch: Epoch,
+    check_duplicate: bool,
+) -> ice::Result<Transaction> {
+    let append = tx
+        .fast_append()
+        .with_check_duplicate(check_duplicate)
+        .add_data_files(files)
+        .set_snapshot_properties(epoch_summary(app, epoch));
     append.apply(tx).and_then(|tx| record_watermark(tx, app, epoch))
 }
 

@@ -30,7 +30,7 @@ pub use commit_catalog::CommitCatalog;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
     committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken, record_watermark,
-    stage_append, synthetic_history, watermark_key,
+    stage_append, stage_append_checked, synthetic_history, watermark_key,
 };
 pub use errors::iceberg_error;
 pub use naive::{Naive, Unguarded};

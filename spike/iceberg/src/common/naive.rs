@@ -27,11 +27,14 @@ impl CommitStrategy for Naive {
     }
 }
 
-/// No check at all: the cost floor the guarded arms are measured against. Not an arm of the
-/// suite; it claims nothing. It holds its table, as the arms whose check runs inside the commit
-/// do, so that the floor is iceberg-rust's own minimum for an append: the library's refresh and
-/// one swap.
-pub struct Unguarded;
+/// No check at all: the cost floor the guarded arms are measured against, and the plain writer
+/// that shows what the library alone does with a lost answer. Not an arm of the suite; it claims
+/// nothing. It holds its table, as the arms whose check runs inside the commit do, so that the
+/// floor is iceberg-rust's own minimum for an append: the library's refresh and one swap.
+pub struct Unguarded {
+    /// The fast append's duplicate-file check (on in the floor, as the library defaults it).
+    pub check_duplicate: bool,
+}
 
 impl CommitStrategy for Unguarded {
     fn footprint(&self) -> Footprint {
@@ -44,5 +47,9 @@ impl CommitStrategy for Unguarded {
 
     fn holds_table(&self) -> bool {
         true
+    }
+
+    fn check_duplicate(&self) -> bool {
+        self.check_duplicate
     }
 }

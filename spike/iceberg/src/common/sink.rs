@@ -115,7 +115,8 @@ impl Attempts for Body<'_> {
             Some(written) => written.clone(),
             None => self.files.insert(IcebergTable::write(base, self.batch).await?).clone(),
         };
-        let append = Append { files, app: check.app.clone(), epoch: check.epoch };
+        let append =
+            Append { files, app: check.app.clone(), epoch: check.epoch, check_duplicate: strategy.check_duplicate() };
         let tx = strategy.stage(base, append, check).map_err(iceberg_error)?;
         match tx.commit(&strategy.catalog(sink.table.catalog.clone(), check)).await {
             Ok(after) => Ok(Attempt::Done(CommitOutcome::Committed, Some(after))),

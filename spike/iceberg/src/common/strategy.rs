@@ -8,7 +8,7 @@ use std::sync::Arc;
 use barrier_sink::{AppId, Epoch, Footprint};
 
 use super::commit_catalog::CommitCatalog;
-use super::epoch::{EpochCheck, is_epoch_taken, record_watermark, stage_append};
+use super::epoch::{EpochCheck, is_epoch_taken, record_watermark, stage_append_checked};
 use super::ice;
 use super::ice::Catalog;
 use super::ice::spec::DataFile;
@@ -57,6 +57,13 @@ pub trait CommitStrategy: Send + Sync {
         false
     }
 
+    /// Whether the fast append refuses a data file that the table it was rebased onto already
+    /// references (`with_check_duplicate`, on by default); Arroyo and Moonlink turn it off for
+    /// its cost, reading every manifest of the current snapshot on every attempt.
+    fn check_duplicate(&self) -> bool {
+        true
+    }
+
     /// Stages `append` on a transaction on `base`, with the arm's guard; by default the plain
     /// append.
     fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
@@ -82,11 +89,13 @@ pub struct Append {
     pub files: Vec<DataFile>,
     pub app: AppId,
     pub epoch: Epoch,
+    /// The strategy's [`CommitStrategy::check_duplicate`].
+    pub check_duplicate: bool,
 }
 
 impl Append {
     pub fn stage(self, tx: Transaction) -> ice::Result<Transaction> {
-        stage_append(tx, self.files, &self.app, self.epoch)
+        stage_append_checked(tx, self.files, &self.app, self.epoch, self.check_duplicate)
     }
 
     /// The watermark update alone, for a guard that stages the fast append itself.

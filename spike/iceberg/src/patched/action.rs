@@ -51,7 +51,11 @@ impl CommitStrategy for Action {
     fn stage(&self, base: &Table, mut append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
         let tx = Transaction::new(base);
         let summary = epoch_summary(&append.app, append.epoch);
-        let inner = tx.fast_append().add_data_files(std::mem::take(&mut append.files)).set_snapshot_properties(summary);
+        let inner = tx
+            .fast_append()
+            .with_check_duplicate(append.check_duplicate)
+            .add_data_files(std::mem::take(&mut append.files))
+            .set_snapshot_properties(summary);
         let action = EpochAction { check: check.clone(), inner: Arc::new(inner) };
         action.apply(tx).and_then(|tx| append.record_watermark(tx))
     }
