@@ -13,7 +13,7 @@ use barrier_sink::{ErrorKind, Failpoint};
 use derive_more::AddAssign;
 use serde::Serialize;
 
-use super::history::{self, Check, Told, attempts, check};
+use super::history::{self, Check, DuplicateWindow, Told, attempts, check, duplicate_windows};
 use super::options::{StressOptions, app};
 use super::tally::{Listed, Tally, Union};
 use super::{pauses, turns};
@@ -64,6 +64,8 @@ pub struct Held {
     /// Epochs the table records more than once, and how many extra times in all.
     pub duplicated_epochs: usize,
     pub duplicates: usize,
+    /// The duplicates by the window each came through.
+    pub duplicates_by_window: Tally<DuplicateWindow>,
     pub lost_epochs: Listed<u64>,
     pub rows: u64,
     pub rows_expected: u64,
@@ -154,7 +156,7 @@ impl Audit {
         let crashes_at: Vec<String> = c.crashes_at.0.iter().map(|(at, n)| format!("{at} {n}")).collect();
         format!(
             "{peers}{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} pauses ({} right after a check), {} server restarts, {} proxy faults, {} storage faults, \
-             {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts), {} lost, {} violations, rows {}/{}, left behind: {}",
+             {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts{}), {} lost, {} violations, rows {}/{}, left behind: {}",
             c.attempts,
             c.lost_swaps,
             c.kills,
@@ -168,6 +170,7 @@ impl Audit {
             self.outcomes.unknown_resolved,
             h.duplicates,
             self.duplicates_per_thousand_attempts(),
+            windows(&h.duplicates_by_window),
             h.lost_epochs.len(),
             self.outcomes.violations.len(),
             h.rows,
@@ -175,6 +178,12 @@ impl Audit {
             leftovers::summary(&h.left_behind.0),
         )
     }
+}
+
+/// The duplicates by window, as the summary prints them: empty without any.
+fn windows(by: &Tally<DuplicateWindow>) -> String {
+    let windows: Vec<String> = by.0.iter().map(|(window, n)| format!("{window:?} {n}")).collect();
+    if windows.is_empty() { String::new() } else { format!("; {}", windows.join(", ")) }
 }
 
 /// Reads the writers' logs in `logs` and the table, checks one against the other, and counts
@@ -228,6 +237,7 @@ pub(super) async fn read(
     let held = Held {
         duplicated_epochs: per_epoch.values().filter(|n| **n > 1).count(),
         duplicates: per_epoch.values().map(|n| n - 1).sum(),
+        duplicates_by_window: duplicate_windows(&attempts, &table),
         lost_epochs: Listed((1..=options.epochs).filter(|e| !per_epoch.contains_key(e)).collect()),
         rows: fixture.writer(Default::default()).await?.row_count().await?,
         rows_expected: options.epochs * barrier_harness::batch::BATCH_ROWS as u64,

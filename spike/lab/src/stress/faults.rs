@@ -9,23 +9,19 @@ use barrier_harness::{Error, Target};
 
 use super::options::StressOptions;
 
-/// The proxy's faults a stress run draws from: answers lost after the server applied the
-/// commit, answers delayed past the writer's timeout, commits refused unforwarded. Not
-/// `DeliveredTwice`: its writer is told `AlreadyCommitted` for a batch that is its own, an
-/// answer the outcome check could not tell from a wrong one (`lost_response` asserts it instead).
-pub const PROXY_FAULTS: [Fault; 4] = [
+/// The proxy's faults a stress run draws from, for every writer: answers lost after the server
+/// applied the commit (with its `Idempotency-Key` answer stored or not), answers delayed past the
+/// writer's timeout, commits refused unforwarded. Not `DeliveredTwice`: a writer whose client sends
+/// no key is told its own first delivery conflicted, and a guarded arm then answers
+/// `AlreadyCommitted` for a batch that is its own, an answer the outcome check could not tell from
+/// a wrong one (`lost_response` asserts it instead).
+pub const PROXY_FAULTS: [Fault; 5] = [
     Fault::ResetAfterForward,
     Fault::GatewayTimeoutAfterForward,
     Fault::ForwardAfterWriterGaveUp,
     Fault::RefuseUnforwarded,
+    Fault::UnrecordedAfterForward,
 ];
-
-/// [`PROXY_FAULTS`] for a writer that resends a lost commit with its `Idempotency-Key` to a server
-/// that honours it. Not `ForwardAfterWriterGaveUp` either: there the held request and the resend
-/// race, and a writer whose held request won is told `AlreadyCommitted` for its own batch, as with
-/// `DeliveredTwice` (`lost_response` asserts that case too).
-pub const KEYED_PROXY_FAULTS: [Fault; 3] =
-    [Fault::ResetAfterForward, Fault::GatewayTimeoutAfterForward, Fault::RefuseUnforwarded];
 
 /// The fault proxy in front of `target`'s catalog server, applying [`PROXY_FAULTS`] at random,
 /// when the run asks for proxy faults and the catalog is one the proxy can sit in front of.
@@ -36,8 +32,7 @@ pub async fn proxy_for(target: Target, options: &StressOptions) -> Result<Option
     }
     let url = catalog.server_url().ok_or_else(|| Error::Broken(format!("{catalog}'s server is not running")))?;
     let proxy = FaultProxy::start(&url).await.map_err(Error::io("fault proxy"))?;
-    let faults: &[Fault] = if target.resends_with_idempotency_key() { &KEYED_PROXY_FAULTS } else { &PROXY_FAULTS };
-    proxy.at_random(options.proxy_fault_rate, faults, options.seed);
+    proxy.at_random(options.proxy_fault_rate, &PROXY_FAULTS, options.seed);
     Ok(Some(proxy))
 }
 

@@ -86,6 +86,48 @@ pub fn attempts(events: impl IntoIterator<Item = Event>) -> Vec<Attempt> {
     by_batch.into_values().collect()
 }
 
+/// The window a duplicate came through, read from which attempt's batch each commit of the epoch
+/// holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DuplicateWindow {
+    /// The same batch twice: one attempt landed twice (the library rebased a commit onto its
+    /// own first delivery: a resend's or a double delivery's conflict read as another writer's).
+    Resend,
+    /// Another batch of the same writer: it offered the epoch again after its earlier attempt had
+    /// landed unseen (a restart, or a retry after an unknown outcome whose commit was still in
+    /// flight).
+    Restart,
+    /// A batch of another writer: two writers both found the epoch free.
+    SecondWriter,
+}
+
+/// Each commit of an epoch after its first, by the window it came through (`table` as
+/// [`check`] reads it).
+pub fn duplicate_windows(attempts: &[Attempt], table: &[(u64, BTreeSet<String>)]) -> Tally<DuplicateWindow> {
+    let writer_of: BTreeMap<&str, usize> = attempts.iter().map(|a| (a.batch.as_str(), a.writer)).collect();
+    let mut earlier: BTreeMap<u64, Vec<&BTreeSet<String>>> = BTreeMap::new();
+    let mut windows = Tally::default();
+    for (epoch, batches) in table {
+        let before = earlier.entry(*epoch).or_default();
+        if !before.is_empty() {
+            let writers = |b: &BTreeSet<String>| -> BTreeSet<usize> {
+                b.iter().filter_map(|batch| writer_of.get(batch.as_str()).copied()).collect()
+            };
+            let window = if before.iter().any(|b| !b.is_disjoint(batches)) {
+                DuplicateWindow::Resend
+            } else if before.iter().any(|b| !writers(b).is_disjoint(&writers(batches))) {
+                DuplicateWindow::Restart
+            } else {
+                DuplicateWindow::SecondWriter
+            };
+            windows.count(window);
+        }
+        before.push(batches);
+    }
+    windows
+}
+
 /// What the check found: counts, and every inconsistency between an answer and the table.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, AddAssign)]
 pub struct Check {
@@ -189,6 +231,22 @@ mod tests {
 
     fn table(rows: &[(u64, &str)]) -> Vec<(u64, BTreeSet<String>)> {
         rows.iter().map(|(e, b)| (*e, BTreeSet::from([b.to_string()]))).collect()
+    }
+
+    #[test]
+    fn each_duplicate_is_attributed_to_its_window() {
+        let attempts = [
+            attempt(0, 1, "w0-a", 0, Some((1, Told::Committed))),
+            attempt(0, 1, "w0-b", 2, Some((3, Told::Committed))),
+            attempt(1, 1, "w1-a", 2, Some((3, Told::Committed))),
+            attempt(0, 2, "w0-c", 4, Some((5, Told::Committed))),
+        ];
+        let table = table(&[(1, "w0-a"), (1, "w0-a"), (1, "w0-b"), (1, "w1-a"), (2, "w0-c")]);
+        let windows = duplicate_windows(&attempts, &table);
+        assert_eq!(windows.get(&DuplicateWindow::Resend), 1);
+        assert_eq!(windows.get(&DuplicateWindow::Restart), 1);
+        assert_eq!(windows.get(&DuplicateWindow::SecondWriter), 1);
+        assert_eq!(windows.total(), 3);
     }
 
     #[test]
