@@ -295,18 +295,19 @@ impl Transaction {
     }
 
     fn check_ref_assertions(&self, table: &Table) -> Result<()> {
-        for (ref_name, asserted) in &self.asserted_refs {
-            let found = table
-                .metadata()
-                .snapshot_for_ref(ref_name)
-                .map(|snapshot| snapshot.snapshot_id());
-            if found != *asserted {
+        for (requirement, (ref_name, asserted)) in self.ref_assertions().zip(&self.asserted_refs) {
+            if let Err(failed) = requirement.check(Some(table.metadata())) {
+                let found = table
+                    .metadata()
+                    .snapshot_for_ref(ref_name)
+                    .map(|snapshot| snapshot.snapshot_id());
                 return Err(Error::new(
                     ErrorKind::CommitConditionFailed,
                     format!("Ref {ref_name} does not point where it was asserted to"),
                 )
                 .with_context("asserted", snapshot_label(*asserted))
-                .with_context("found", snapshot_label(found)));
+                .with_context("found", snapshot_label(found))
+                .with_source(failed));
             }
         }
         Ok(())
@@ -398,10 +399,12 @@ impl Transaction {
     ///
     /// * [`ErrorKind::CommitConditionFailed`] if an asserted ref does not point where it was
     ///   asserted to in the reloaded table, or a validator rejects it. It is never retryable,
-    ///   and it is returned for nothing else.
+    ///   and it is returned for nothing else. When the retries run out on a conflict, the
+    ///   table is reloaded once more so that a moved asserted ref is reported this way too.
     /// * A validator's own error, as the validator built it.
     /// * [`ErrorKind::CatalogCommitConflicts`] if the catalog still rejected the last attempt
-    ///   when the retries ran out.
+    ///   when the retries ran out, and every asserted ref held in that last reload (or it
+    ///   failed).
     /// * Any error of an action, such as [`ErrorKind::PreconditionFailed`] when a schema change
     ///   no longer applies to the reloaded table, or of the catalog's load or update.
     pub async fn commit(self, catalog: &dyn Catalog) -> Result<Table> {
@@ -423,7 +426,7 @@ impl Transaction {
         let backoff = Self::build_backoff(table_props)?;
         let tx = self;
 
-        (|mut tx: Transaction| async {
+        let (tx, result) = (|mut tx: Transaction| async {
             let result = tx.do_commit(catalog).await;
             (tx, result)
         })
@@ -431,8 +434,21 @@ impl Transaction {
         .sleep(tokio::time::sleep)
         .context(tx)
         .when(|e| e.retryable())
-        .await
-        .1
+        .await;
+        match result {
+            // A moved asserted ref also surfaces as a conflict at the swap; with no retry left,
+            // one reload tells the two apart.
+            Err(conflict)
+                if conflict.kind() == ErrorKind::CatalogCommitConflicts
+                    && !tx.asserted_refs.is_empty() =>
+            {
+                if let Ok(reloaded) = catalog.load_table(tx.table.identifier()).await {
+                    tx.check_ref_assertions(&reloaded)?;
+                }
+                Err(conflict)
+            }
+            result => result,
+        }
     }
 
     fn build_backoff(props: TableProperties) -> Result<ExponentialBackoff> {
@@ -996,7 +1012,7 @@ mod test_ref_assertions {
     /// the requirements they were sent.
     fn recording_catalog(
         loaded: Table,
-        updates: usize,
+        updates: impl Into<mockall::TimesRange>,
         sent: Arc<Mutex<Vec<TableRequirement>>>,
     ) -> MockCatalog {
         let mut catalog = MockCatalog::new();
@@ -1017,18 +1033,7 @@ mod test_ref_assertions {
     /// outcome and the requirements sent, if an update was sent.
     async fn commit_on(tx: Transaction, loaded: Table) -> (Result<Table>, Vec<TableRequirement>) {
         let sent = Arc::new(Mutex::new(vec![]));
-        let mut catalog = MockCatalog::new();
-        let table = loaded.clone();
-        catalog
-            .expect_load_table()
-            .returning_st(move |_| Box::pin(futures::future::ready(Ok(table.clone()))));
-        let captured = Arc::clone(&sent);
-        catalog
-            .expect_update_table()
-            .returning_st(move |mut commit: TableCommit| {
-                *captured.lock().unwrap() = commit.take_requirements();
-                Box::pin(futures::future::ready(Ok(loaded.clone())))
-            });
+        let catalog = recording_catalog(loaded, 0..=1, Arc::clone(&sent));
         let result = AssertsItsBase.apply(tx).unwrap().commit(&catalog).await;
         let sent = sent.lock().unwrap().clone();
         (result, sent)
@@ -1265,6 +1270,66 @@ mod test_ref_assertions {
         assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert!(!err.retryable());
         assert_eq!(loads.load(Ordering::SeqCst), 2);
+    }
+
+    /// `table` with `commit.retry.num-retries` set to 0.
+    fn without_retries(table: Table) -> Table {
+        let metadata = table
+            .metadata()
+            .clone()
+            .into_builder(None)
+            .set_properties(HashMap::from([(
+                "commit.retry.num-retries".to_string(),
+                "0".to_string(),
+            )]))
+            .unwrap()
+            .build()
+            .unwrap()
+            .metadata;
+        table.with_metadata(Arc::new(metadata))
+    }
+
+    #[tokio::test]
+    async fn test_conflict_when_the_retries_run_out_is_told_apart_by_one_reload() {
+        // `main` is absent at the first load and at the swap it was asserted absent, but the
+        // catalog refuses the swap; with no retry left, one more load tells whether it moved.
+        for (moved, kind) in [
+            (true, ErrorKind::CommitConditionFailed),
+            (false, ErrorKind::CatalogCommitConflicts),
+        ] {
+            let loads = Arc::new(AtomicU32::new(0));
+            let mut catalog = MockCatalog::new();
+            let counted = Arc::clone(&loads);
+            catalog.expect_load_table().returning_st(move |_| {
+                let table = match (counted.fetch_add(1, Ordering::SeqCst), moved) {
+                    (0, _) | (_, false) => without_retries(make_v2_minimal_table()),
+                    _ => make_v2_table(),
+                };
+                Box::pin(async move { Ok(table) })
+            });
+            catalog.expect_update_table().times(1).returning_st(|_| {
+                Box::pin(async {
+                    Err(
+                        Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
+                            .with_retryable(true),
+                    )
+                })
+            });
+
+            let base = without_retries(make_v2_minimal_table());
+            let tx = Transaction::new(&base)
+                .assert_ref_snapshot_id(MAIN_BRANCH, None)
+                .unwrap();
+            let tx = tx
+                .update_table_properties()
+                .set("k".to_string(), "v".to_string())
+                .apply(tx)
+                .unwrap();
+            let err = tx.commit(&catalog).await.unwrap_err();
+
+            assert_eq!(err.kind(), kind);
+            assert_eq!(loads.load(Ordering::SeqCst), 2);
+        }
     }
 
     #[tokio::test]
@@ -1903,6 +1968,25 @@ mod test_rebase {
         assert_eq!(
             (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
             (0, 1)
+        );
+    }
+
+    #[tokio::test]
+    async fn test_without_auto_rebase_a_moved_asserted_ref_is_a_failed_condition() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, stale, _) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&stale)
+            .with_auto_rebase(false)
+            .assert_ref_snapshot_id(MAIN_BRANCH, stale.metadata().current_snapshot_id())
+            .unwrap();
+        let err = append(tx, &counted, "late").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
+        // The refused swap, then the one reload that tells a moved asserted ref from contention.
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (1, 1)
         );
     }
 
