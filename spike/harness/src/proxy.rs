@@ -116,6 +116,8 @@ struct State {
     reported: Notify,
     /// Faults applied at random.
     applied: Mutex<BTreeMap<Fault, usize>>,
+    /// Commit requests received, faulted or not.
+    commits: Mutex<usize>,
     wire: Mutex<Wire>,
 }
 
@@ -200,6 +202,12 @@ impl FaultProxy {
     /// The faults applied at random so far.
     pub fn applied(&self) -> BTreeMap<Fault, usize> {
         self.state.applied.lock().expect("not poisoned").clone()
+    }
+
+    /// How many commit requests the proxy has received, faulted or not: a writer's resends
+    /// included.
+    pub fn commits(&self) -> usize {
+        *self.state.commits.lock().expect("not poisoned")
     }
 
     /// What crossed the proxy untouched since the last call, and zeroes it.
@@ -374,6 +382,9 @@ fn status_only(code: u16, reason: &str) -> Vec<u8> {
 
 async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) -> std::io::Result<()> {
     let Some(request) = read_request(&mut client).await? else { return Ok(()) };
+    if request.is_commit() {
+        *state.commits.lock().expect("not poisoned") += 1;
+    }
     let fault = if request.is_commit() { state.next_fault() } else { None };
     let Some((fault, injected)) = fault else {
         let (_, sent, answer) = forward(&request, upstream).await?;

@@ -12,12 +12,13 @@
 //!   duplicate-file check ("already referenced") with the check on, so a writer whose commit
 //!   landed would be told it failed; appended a second time with the check off.
 //! - `forward-after-timeout`: the held request and the resend race in the server, the case the
-//!   first fault makes deterministic; which one won is printed.
+//!   first fault makes deterministic; the held request's status is printed.
 //!
 //! Either way the writer must be told `Committed` or `OutcomeUnknown` (an error that says the
 //! commit state is unknown, which a caller resolves by reading the table), and the table must
-//! hold the commit exactly once. Without a key (the stock client, or a server that advertises
-//! none) the lost answer is `OutcomeUnknown` from the first request.
+//! hold the commit exactly once. A writer that resends must have sent at least two commit
+//! requests, and one that sends no key (the stock client, or a server that advertises none)
+//! exactly one, whose lost answer is `OutcomeUnknown`.
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -71,32 +72,41 @@ fn trial(kind: CatalogKind, build: Build, check_duplicate: bool, fault: Fault) -
             return Ok(());
         }
         cli::runtime().block_on(async {
-            let (told, commits, server) = commit_through(kind, build, check_duplicate, fault).await?;
+            let Sent { told, commits, server, requests } = commit_through(kind, build, check_duplicate, fault).await?;
             let keyed = kind.spec().idempotency_keys && build.resends_with_idempotency_key();
             println!(
-                "{name}: key {}, server {server}, writer told {told}, commits {commits}",
+                "{name}: key {}, {requests} commit requests, server {server}, writer told {told}, commits {commits}",
                 if keyed { "resent" } else { "none" }
             );
             let told_ok = told == "Committed" || told.starts_with("OutcomeUnknown");
-            if !told_ok || commits != 1 {
-                return Err(
-                    format!("{name}: told {told}, {commits} commits; want Committed or OutcomeUnknown, 1").into()
-                );
+            let requests_ok = if keyed { requests >= 2 } else { requests == 1 };
+            if !told_ok || commits != 1 || !requests_ok {
+                let want = if keyed { "at least 2" } else { "1" };
+                return Err(format!(
+                    "{name}: told {told}, {commits} commits, {requests} commit requests; \
+                     want Committed or OutcomeUnknown, 1 commit, {want} requests"
+                )
+                .into());
             }
             Ok(())
         })
     })
 }
 
-/// Commits one batch through the fault proxy with `fault` on its commit request: what the writer
-/// was told, how many commits of the epoch the table holds, and the server's statuses for the
-/// request the fault held or forwarded.
-async fn commit_through(
-    kind: CatalogKind,
-    build: Build,
-    check_duplicate: bool,
-    fault: Fault,
-) -> Result<(String, usize, String), String> {
+/// What one commit through the fault proxy came to.
+struct Sent {
+    /// What the writer was told.
+    told: String,
+    /// Commits of the epoch the table holds.
+    commits: usize,
+    /// The server's statuses for the request the fault held or forwarded.
+    server: String,
+    /// Commit requests the proxy received: the first and any resends.
+    requests: usize,
+}
+
+/// Commits one batch through the fault proxy with `fault` on its commit request.
+async fn commit_through(kind: CatalogKind, build: Build, check_duplicate: bool, fault: Fault) -> Result<Sent, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
     let place = Place::fresh(kind, dir.path()).map_err(|e| e.to_string())?;
     let server = kind.server_url().ok_or("no server")?;
@@ -123,5 +133,6 @@ async fn commit_through(
         Err(err @ SinkError::OutcomeUnknown(_)) => format!("OutcomeUnknown ({err})"),
         Err(err) => format!("{:?} ({err})", err.kind()),
     };
-    Ok((told, commits, if statuses.is_empty() { "never saw it".into() } else { statuses.join("+") }))
+    let server = if statuses.is_empty() { "never saw it".into() } else { statuses.join("+") };
+    Ok(Sent { told, commits, server, requests: proxy.commits() })
 }

@@ -402,7 +402,9 @@ impl RestContext {
                 Err(_) => (true, None),
             };
             let wait = asked.unwrap_or(backoff);
-            if open && resends < IDEMPOTENT_RESENDS && first_sent.elapsed() + wait < lifetime {
+            // Subtracted, not added: a server's `Retry-After` may be as large as `u64` seconds.
+            let left = lifetime.saturating_sub(first_sent.elapsed());
+            if open && resends < IDEMPOTENT_RESENDS && wait < left {
                 tokio::time::sleep(wait).await;
                 backoff *= 2;
                 resends += 1;
@@ -3090,9 +3092,10 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
-        let lost = commit_answers(&mut server, 503, Some("3600"), 1, Arc::clone(&keys)).await;
+        let lost = commit_answers(&mut server, 503, Some("18446744073709551615"), 1, Arc::clone(&keys)).await;
 
-        // The first answer as it is: no resend could come within the lifetime.
+        // The first answer as it is: no resend could come within the lifetime (and a wait of
+        // `u64::MAX` seconds must not overflow the check).
         let err = tx.commit(&catalog).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Unexpected);
         lost.assert_async().await;

@@ -182,7 +182,7 @@ impl Audit {
 
 /// The duplicates by window, as the summary prints them: empty without any.
 fn windows(by: &Tally<DuplicateWindow>) -> String {
-    let windows: Vec<String> = by.0.iter().map(|(window, n)| format!("{window:?} {n}")).collect();
+    let windows: Vec<String> = by.0.iter().map(|(window, n)| format!("{} {n}", window.name())).collect();
     if windows.is_empty() { String::new() } else { format!("; {}", windows.join(", ")) }
 }
 

@@ -11,10 +11,11 @@ use super::options::StressOptions;
 
 /// The proxy's faults a stress run draws from, for every writer: answers lost after the server
 /// applied the commit (with its `Idempotency-Key` answer stored or not), answers delayed past the
-/// writer's timeout, commits refused unforwarded. Not `DeliveredTwice`: a writer whose client sends
-/// no key is told its own first delivery conflicted, and a guarded arm then answers
-/// `AlreadyCommitted` for a batch that is its own, an answer the outcome check could not tell from
-/// a wrong one (`lost_response` asserts it instead).
+/// writer's timeout, commits refused unforwarded. To a writer that sends no key,
+/// `UnrecordedAfterForward` is `ResetAfterForward`, so its resets are drawn twice as often. Not
+/// `DeliveredTwice`: a writer whose client sends no key is told its own first delivery
+/// conflicted, and a guarded arm then answers `AlreadyCommitted` for a batch that is its own, an
+/// answer the outcome check could not tell from a wrong one (`lost_response` asserts it instead).
 pub const PROXY_FAULTS: [Fault; 5] = [
     Fault::ResetAfterForward,
     Fault::GatewayTimeoutAfterForward,

@@ -102,8 +102,22 @@ pub enum DuplicateWindow {
     SecondWriter,
 }
 
+impl DuplicateWindow {
+    /// The name the audit's JSON and summary use.
+    pub fn name(self) -> &'static str {
+        match self {
+            DuplicateWindow::Resend => "resend",
+            DuplicateWindow::Restart => "restart",
+            DuplicateWindow::SecondWriter => "second-writer",
+        }
+    }
+}
+
 /// Each commit of an epoch after its first, by the window it came through (`table` as
-/// [`check`] reads it).
+/// [`check`] reads it). A commit is judged by its batches as a whole: one batch that an earlier
+/// commit of the epoch holds makes it a resend, one writer in common a restart; a batch no
+/// writer's log names has no writer, so it counts as a second writer's. A commit of several
+/// batches is a violation [`check`] reports on its own.
 pub fn duplicate_windows(attempts: &[Attempt], table: &[(u64, BTreeSet<String>)]) -> Tally<DuplicateWindow> {
     let writer_of: BTreeMap<&str, usize> = attempts.iter().map(|a| (a.batch.as_str(), a.writer)).collect();
     let mut earlier: BTreeMap<u64, Vec<&BTreeSet<String>>> = BTreeMap::new();
