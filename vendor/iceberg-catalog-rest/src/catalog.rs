@@ -3092,7 +3092,14 @@ mod tests {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
-        let lost = commit_answers(&mut server, 503, Some("18446744073709551615"), 1, Arc::clone(&keys)).await;
+        let lost = commit_answers(
+            &mut server,
+            503,
+            Some("18446744073709551615"),
+            1,
+            Arc::clone(&keys),
+        )
+        .await;
 
         // The first answer as it is: no resend could come within the lifetime (and a wait of
         // `u64::MAX` seconds must not overflow the check).
