@@ -382,10 +382,11 @@ fn status_only(code: u16, reason: &str) -> Vec<u8> {
 
 async fn serve_connection(mut client: TcpStream, upstream: &str, state: &State) -> std::io::Result<()> {
     let Some(request) = read_request(&mut client).await? else { return Ok(()) };
-    if request.is_commit() {
+    let commit = request.is_commit();
+    if commit {
         *state.commits.lock().expect("not poisoned") += 1;
     }
-    let fault = if request.is_commit() { state.next_fault() } else { None };
+    let fault = if commit { state.next_fault() } else { None };
     let Some((fault, injected)) = fault else {
         let (_, sent, answer) = forward(&request, upstream).await?;
         {

@@ -59,8 +59,7 @@ impl Target {
     /// The writer's client resends a lost commit with its `Idempotency-Key`, and the server
     /// honours the key: the patched build's REST client on a catalog that advertises keys.
     pub fn resends_with_idempotency_key(self) -> bool {
-        self.catalog().is_some_and(|c| c.spec().idempotency_keys)
-            && self.arm().build().is_some_and(|b| b.resends_with_idempotency_key())
+        self.catalog().zip(self.arm().build()).is_some_and(|(c, b)| c.resends_with_idempotency_key(b))
     }
 
     pub fn catalog_name(self) -> &'static str {

@@ -73,7 +73,7 @@ fn trial(kind: CatalogKind, build: Build, check_duplicate: bool, fault: Fault) -
         }
         cli::runtime().block_on(async {
             let Sent { told, commits, server, requests } = commit_through(kind, build, check_duplicate, fault).await?;
-            let keyed = kind.spec().idempotency_keys && build.resends_with_idempotency_key();
+            let keyed = kind.resends_with_idempotency_key(build);
             println!(
                 "{name}: key {}, {requests} commit requests, server {server}, writer told {told}, commits {commits}",
                 if keyed { "resent" } else { "none" }

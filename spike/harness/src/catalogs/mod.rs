@@ -11,7 +11,7 @@ mod sqlite;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use barrier_iceberg::Connection;
+use barrier_iceberg::{Build, Connection};
 use barrier_sink::{Failpoint, Located, SinkError};
 use uuid::Uuid;
 
@@ -104,6 +104,12 @@ impl CatalogKind {
     /// The catalogs the suite's tests run every body on.
     pub fn suite() -> Vec<CatalogKind> {
         CatalogKind::ALL.iter().copied().filter(|c| c.spec().suite).collect()
+    }
+
+    /// Whether a writer on `build` resends a lost commit with its `Idempotency-Key` here, and the
+    /// server honours the key: the patched build's REST client on a catalog that advertises keys.
+    pub fn resends_with_idempotency_key(self, build: Build) -> bool {
+        self.spec().idempotency_keys && build.resends_with_idempotency_key()
     }
 
     /// The server's address, if the catalog has a server and it runs.

@@ -88,8 +88,7 @@ pub fn attempts(events: impl IntoIterator<Item = Event>) -> Vec<Attempt> {
 
 /// The window a duplicate came through, read from which attempt's batch each commit of the epoch
 /// holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DuplicateWindow {
     /// The same batch twice: one attempt landed twice (the library rebased a commit onto its
     /// own first delivery: a resend's or a double delivery's conflict read as another writer's).
@@ -110,6 +109,12 @@ impl DuplicateWindow {
             DuplicateWindow::Restart => "restart",
             DuplicateWindow::SecondWriter => "second-writer",
         }
+    }
+}
+
+impl Serialize for DuplicateWindow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
