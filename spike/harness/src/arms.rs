@@ -152,7 +152,7 @@ registry! {
             name: "iceberg-validator",
             claims_exactly_once: true,
             kind: Kind::Suite {
-                sink: Strategy::Patched(&patched::Validator { first_on_base: false }),
+                sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::EveryAttempt }),
                 column: Some("patch 3 (`iceberg-validator`)"),
             },
         },
@@ -168,7 +168,7 @@ registry! {
         ValidatorFirstOnBase => ArmSpec {
             name: "iceberg-validator-first-on-base",
             claims_exactly_once: true,
-            kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { first_on_base: true }), column: None },
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::AfterConflict }), column: None },
         },
         /// The naive sink on the patched build: the patches change no existing behaviour.
         NaivePatched => ArmSpec {

@@ -14,14 +14,14 @@ pub const ASSERT_REF_SNAPSHOT_ID: ExtensionPoint =
     ExtensionPoint { name: "`Transaction::assert_ref_snapshot_id`", markers: &[".assert_ref_snapshot_id("] };
 /// Patch 3.
 pub const TRANSACTION_VALIDATOR: ExtensionPoint =
-    ExtensionPoint { name: "`TransactionValidator`", markers: &["TransactionValidator for", ".validate_with("] };
+    ExtensionPoint { name: "`SnapshotAncestryValidator`", markers: &["SnapshotAncestryValidator for", ".validate_with("] };
 
 /// Patch 4 (an experiment): the commit on the transaction's own base, no rebase.
-pub const WITH_AUTO_REBASE: ExtensionPoint =
-    ExtensionPoint { name: "`Transaction::with_auto_rebase(false)`", markers: &[".with_auto_rebase("] };
+pub const WITH_REBASE: ExtensionPoint =
+    ExtensionPoint { name: "`Transaction::with_rebase(Rebase::Never)`", markers: &[".with_rebase(Rebase::Never)"] };
 
 pub const EXTENSION_POINTS: [&ExtensionPoint; 5] =
-    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR, &WITH_AUTO_REBASE];
+    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR, &WITH_REBASE];
 
 /// An arm whose own files name one of these builds part of the write path itself.
 pub const WRITE_PATH_INTERNALS: [&str; 6] = [

@@ -20,7 +20,7 @@ use barrier_sink::{AppId, CallCounts, CommitSink, Epoch, Footprint, Hooks, SinkE
 pub use connection::{BindStyle, Connection, RestAuth, RestConnection, S3Access};
 pub use extension_points::{
     ASSERT_REF_SNAPSHOT_ID, CATALOG_DECORATOR, EXTENSION_POINTS, TRANSACTION_ACTION, TRANSACTION_VALIDATOR,
-    WITH_AUTO_REBASE, WRITE_PATH_INTERNALS,
+    WITH_REBASE, WRITE_PATH_INTERNALS,
 };
 
 /// Which iceberg-rust an arm links.

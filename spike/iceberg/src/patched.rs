@@ -17,6 +17,7 @@ mod validator;
 
 pub use action::Action;
 pub use common::*;
+pub use ice::transaction::Rebase;
 pub use no_rebase::NoRebase;
 pub use requirement::Requirement;
 pub use validator::Validator;

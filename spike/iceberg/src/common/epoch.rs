@@ -1,5 +1,6 @@
 //! Where an Iceberg table keeps an app's epoch: in the summary of the snapshot that committed it.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use super::ice::spec::{
@@ -13,6 +14,7 @@ use barrier_sink::{AppId, Epoch, Hooks, SinkError};
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::ice::{self, ErrorKind};
+use super::strategy::Append;
 
 /// Summary key naming the app whose batch a snapshot committed.
 pub const APP_ID_KEY: &str = "barrier.app-id";
@@ -37,24 +39,7 @@ pub fn record_watermark(tx: Transaction, app: &AppId, epoch: Epoch) -> ice::Resu
 /// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
 /// watermark update: what every Iceberg arm commits, whatever guards the commit.
 pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
-    stage_append_checked(tx, files, app, epoch, true)
-}
-
-/// [`stage_append`], with the fast append's duplicate-file check (`with_check_duplicate`) on or
-/// off: off, the library no longer refuses a data file the refreshed table already references.
-pub fn stage_append_checked(
-    tx: Transaction,
-    files: Vec<DataFile>,
-    app: &AppId,
-    epoch: Epoch,
-    check_duplicate: bool,
-) -> ice::Result<Transaction> {
-    let append = tx
-        .fast_append()
-        .with_check_duplicate(check_duplicate)
-        .add_data_files(files)
-        .set_snapshot_properties(epoch_summary(app, epoch));
-    append.apply(tx).and_then(|tx| record_watermark(tx, app, epoch))
+    Append { files, app: app.clone(), epoch, check_duplicate: true }.stage(tx)
 }
 
 /// The summary properties a sink's append carries. Not reserved keys: Iceberg's computed
@@ -72,13 +57,17 @@ pub fn epoch_summary(app: &AppId, epoch: Epoch) -> HashMap<String, String> {
 // (`benches/src/bin/instructions.rs` finds it by this path).
 #[inline(never)]
 pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
-    let watermark = match metadata.properties().get(&watermark_key(app)) {
-        None => None,
-        Some(stored) => Some(Epoch::from_stored(
+    Ok(committed_epoch_on_main(metadata, app)?.max(watermark(metadata, app)?))
+}
+
+/// The epoch `app`'s watermark property records, if any.
+pub fn watermark(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    match metadata.properties().get(&watermark_key(app)) {
+        None => Ok(None),
+        Some(stored) => Ok(Some(Epoch::from_stored(
             stored.parse().map_err(|_| SinkError::Corrupt(format!("property {} is {stored:?}", watermark_key(app))))?,
-        )?),
-    };
-    Ok(committed_epoch_on_main(metadata, app)?.max(watermark))
+        )?)),
+    }
 }
 
 /// The newest epoch of `app` on `main`: walks main's ancestry newest-first and stops at the first
@@ -92,15 +81,25 @@ pub fn committed_epoch(metadata: &TableMetadata, app: &AppId) -> Result<Option<E
 /// distance back to this app's last commit, not the length of the history.
 pub fn committed_epoch_on_main(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
     let mut next = metadata.current_snapshot_id();
-    while let Some(id) = next {
-        let Some(snapshot) = metadata.snapshot_by_id(id) else {
-            // The ancestry was cut by snapshot expiry: nothing older is left to read.
-            return Ok(None);
-        };
-        if let Some(epoch) = epoch_of(snapshot, app)? {
+    // A parent that is missing was removed by snapshot expiry: nothing older is left to read.
+    let ancestry = std::iter::from_fn(|| {
+        let snapshot = metadata.snapshot_by_id(next?)?;
+        next = snapshot.parent_snapshot_id();
+        Some(snapshot.as_ref())
+    });
+    committed_epoch_in(ancestry, app)
+}
+
+/// The newest epoch of `app` in an ancestry walked newest-first (`committed_epoch_on_main`'s
+/// walk, or the one the library hands a snapshot validator, patch 3).
+pub fn committed_epoch_in<S: Borrow<Snapshot>>(
+    ancestry: impl IntoIterator<Item = S>,
+    app: &AppId,
+) -> Result<Option<Epoch>, SinkError> {
+    for snapshot in ancestry {
+        if let Some(epoch) = epoch_of(snapshot.borrow(), app)? {
             return Ok(Some(epoch));
         }
-        next = snapshot.parent_snapshot_id();
     }
     Ok(None)
 }
@@ -173,7 +172,11 @@ const EPOCH_TAKEN: &str = "barrier: epoch already committed";
 
 /// The check an in-loop guard runs on the table the transaction refreshed.
 pub fn check_free(metadata: &TableMetadata, app: &AppId, epoch: Epoch) -> ice::Result<()> {
-    match committed_epoch(metadata, app) {
+    free(committed_epoch(metadata, app), app, epoch)
+}
+
+fn free(committed: Result<Option<Epoch>, SinkError>, app: &AppId, epoch: Epoch) -> ice::Result<()> {
+    match committed {
         Err(e) => Err(ice::Error::new(ErrorKind::DataInvalid, e.to_string())),
         Ok(Some(committed)) if committed >= epoch => Err(epoch_taken(app, committed)),
         Ok(_) => Ok(()),
@@ -193,7 +196,12 @@ impl EpochCheck {
     /// reads back as `AlreadyCommitted`), else reports the check passed to the hooks, which may
     /// hold the writer there.
     pub async fn run(&self, table: &Table) -> ice::Result<()> {
-        check_free(table.metadata(), &self.app, self.epoch)?;
+        self.judge(committed_epoch(table.metadata(), &self.app)).await
+    }
+
+    /// [`EpochCheck::run`] on the app's newest epoch as found elsewhere (a validator's ancestry).
+    pub async fn judge(&self, committed: Result<Option<Epoch>, SinkError>) -> ice::Result<()> {
+        free(committed, &self.app, self.epoch)?;
         self.hooks.epoch_check_passed().await;
         Ok(())
     }

@@ -29,11 +29,13 @@ pub mod sources {
 pub use commit_catalog::CommitCatalog;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
-    committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken, record_watermark,
-    stage_append, stage_append_checked, synthetic_history, watermark_key,
+    committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken,
+    record_watermark, stage_append, synthetic_history, watermark, watermark_key,
 };
 pub use errors::iceberg_error;
 pub use naive::{Naive, Unguarded};
 pub use sink::IcebergSink;
+#[allow(unused_imports, reason = "no guard of the stock build extends the append")]
+pub(crate) use strategy::fast_append;
 pub use strategy::{Append, CheckSite, CommitStrategy};
 pub use table::IcebergTable;

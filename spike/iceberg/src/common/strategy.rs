@@ -3,17 +3,18 @@
 //! else (the pre-check that saves writing files for a replay, writing the batch, the append with
 //! its summary and watermark, the commit, reading a rejection back) is the body's, once.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use barrier_sink::{AppId, Epoch, Footprint};
 
 use super::commit_catalog::CommitCatalog;
-use super::epoch::{EpochCheck, is_epoch_taken, record_watermark, stage_append_checked};
+use super::epoch::{EpochCheck, epoch_summary, is_epoch_taken, record_watermark};
 use super::ice;
 use super::ice::Catalog;
 use super::ice::spec::DataFile;
 use super::ice::table::Table;
-use super::ice::transaction::Transaction;
+use super::ice::transaction::{ApplyTransactionAction, Transaction};
 
 /// Where an arm's check of the epoch decides the commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,9 +94,34 @@ pub struct Append {
     pub check_duplicate: bool,
 }
 
+/// The library's fast append of an [`Append`] on a transaction, as an expression of the
+/// library's own action type (which 0.10.1 does not let a caller name), so that a guard can
+/// extend it before applying it: `fast_append!(tx, append).validate_with(..)`.
+macro_rules! fast_append {
+    ($tx:expr, $append:expr) => {
+        $tx.fast_append()
+            .with_check_duplicate($append.check_duplicate)
+            .add_data_files($append.take_files())
+            .set_snapshot_properties($append.summary())
+    };
+}
+pub(crate) use fast_append;
+
 impl Append {
-    pub fn stage(self, tx: Transaction) -> ice::Result<Transaction> {
-        stage_append_checked(tx, self.files, &self.app, self.epoch, self.check_duplicate)
+    /// Stages the fast append and the watermark update on `tx`.
+    pub fn stage(mut self, tx: Transaction) -> ice::Result<Transaction> {
+        let action = fast_append!(tx, self);
+        action.apply(tx).and_then(|tx| self.record_watermark(tx))
+    }
+
+    /// The batch's data files, taken for the fast append.
+    pub fn take_files(&mut self) -> Vec<DataFile> {
+        std::mem::take(&mut self.files)
+    }
+
+    /// The summary properties the append's snapshot carries.
+    pub fn summary(&self) -> HashMap<String, String> {
+        epoch_summary(&self.app, self.epoch)
     }
 
     /// The watermark update alone, for a guard that stages the fast append itself.

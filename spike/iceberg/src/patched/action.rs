@@ -6,7 +6,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use barrier_sink::{Footprint, SourceFile};
 
-use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, epoch_summary};
+use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, fast_append};
 use super::ice;
 use super::ice::table::Table;
 use super::ice::transaction::{ActionCommit, ApplyTransactionAction, Transaction, TransactionAction};
@@ -50,12 +50,7 @@ impl CommitStrategy for Action {
     /// The fast append wrapped in the check, then the watermark.
     fn stage(&self, base: &Table, mut append: Append, check: &EpochCheck) -> ice::Result<Transaction> {
         let tx = Transaction::new(base);
-        let summary = epoch_summary(&append.app, append.epoch);
-        let inner = tx
-            .fast_append()
-            .with_check_duplicate(append.check_duplicate)
-            .add_data_files(std::mem::take(&mut append.files))
-            .set_snapshot_properties(summary);
+        let inner = fast_append!(tx, append);
         let action = EpochAction { check: check.clone(), inner: Arc::new(inner) };
         action.apply(tx).and_then(|tx| append.record_watermark(tx))
     }

@@ -1,11 +1,11 @@
 //! `iceberg-no-rebase`: the commit's one attempt on the table the sink holds, no refresh and no
-//! rebase (`Transaction::with_auto_rebase(false)`, patch 4, shape (b)); the sink owns the loop.
+//! rebase (`Transaction::with_rebase(Rebase::Never)`, patch 4, shape (b)); the sink owns the loop.
 
 use barrier_sink::{Footprint, SourceFile, retry};
 
 use super::common::{Append, CheckSite, CommitStrategy, EpochCheck, sources};
 use super::ice::table::Table;
-use super::ice::transaction::Transaction;
+use super::ice::transaction::{Rebase, Transaction};
 use super::ice::{self, ErrorKind};
 
 /// Checks the epoch on the table its last commit returned and commits on that table as it is:
@@ -20,7 +20,7 @@ pub struct NoRebase;
 impl CommitStrategy for NoRebase {
     fn footprint(&self) -> Footprint {
         Footprint {
-            extension_point: Some(&crate::extension_points::WITH_AUTO_REBASE),
+            extension_point: Some(&crate::extension_points::WITH_REBASE),
             files: &[
                 SourceFile { path: file!(), text: include_str!("no_rebase.rs") },
                 sources::OWNED_LOOP,
@@ -47,6 +47,6 @@ impl CommitStrategy for NoRebase {
     }
 
     fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
-        append.stage(Transaction::new(base).with_auto_rebase(false))
+        append.stage(Transaction::new(base).with_rebase(Rebase::Never))
     }
 }

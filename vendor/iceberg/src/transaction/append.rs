@@ -27,6 +27,9 @@ use crate::table::Table;
 use crate::transaction::snapshot::{
     DefaultManifestProcess, SnapshotProduceOperation, SnapshotProducer,
 };
+use crate::transaction::snapshot_validator::{
+    BoxedSnapshotAncestryValidator, SnapshotAncestryValidator, validate_ancestry,
+};
 use crate::transaction::{ActionCommit, TransactionAction};
 
 /// FastAppendAction is a transaction action for fast append data files to the table.
@@ -36,6 +39,7 @@ pub struct FastAppendAction {
     commit_uuid: Option<Uuid>,
     snapshot_properties: HashMap<String, String>,
     added_data_files: Vec<DataFile>,
+    validators: Vec<BoxedSnapshotAncestryValidator>,
 }
 
 impl FastAppendAction {
@@ -45,6 +49,7 @@ impl FastAppendAction {
             commit_uuid: None,
             snapshot_properties: HashMap::default(),
             added_data_files: vec![],
+            validators: vec![],
         }
     }
 
@@ -63,6 +68,49 @@ impl FastAppendAction {
     /// Set commit UUID for the snapshot.
     pub fn set_commit_uuid(mut self, commit_uuid: Uuid) -> Self {
         self.commit_uuid = Some(commit_uuid);
+        self
+    }
+
+    /// Adds a validator of the ancestry this append's snapshot is added to, called on every
+    /// attempt of the commit before any file is written: see [`SnapshotAncestryValidator`] for
+    /// what its verdict guarantees.
+    ///
+    /// ```
+    /// use async_trait::async_trait;
+    /// use iceberg::Result;
+    /// use iceberg::table::Table;
+    /// use iceberg::transaction::{
+    ///     Ancestry, ApplyTransactionAction, SnapshotAncestryValidator, Transaction, Verdict,
+    /// };
+    ///
+    /// /// Rejects an ancestry that already holds a snapshot committed as `commit-id`.
+    /// struct NotYetCommitted(String);
+    ///
+    /// #[async_trait]
+    /// impl SnapshotAncestryValidator for NotYetCommitted {
+    ///     async fn validate(&self, mut ancestry: Ancestry) -> Result<Verdict> {
+    ///         let committed = ancestry.any(|snapshot| {
+    ///             snapshot.summary().additional_properties.get("commit-id") == Some(&self.0)
+    ///         });
+    ///         if committed {
+    ///             return Ok(Verdict::Reject(format!("{} is already committed", self.0)));
+    ///         }
+    ///         Ok(Verdict::Accept)
+    ///     }
+    /// }
+    ///
+    /// /// An append of `commit_id` that commits at most once, however often it is sent.
+    /// fn idempotent_append(base: &Table, commit_id: String) -> Result<Transaction> {
+    ///     let tx = Transaction::new(base);
+    ///     let append = tx
+    ///         .fast_append()
+    ///         .set_snapshot_properties([("commit-id".to_string(), commit_id.clone())].into())
+    ///         .validate_with(NotYetCommitted(commit_id));
+    ///     append.apply(tx)
+    /// }
+    /// ```
+    pub fn validate_with(mut self, validator: impl SnapshotAncestryValidator + 'static) -> Self {
+        self.validators.push(Arc::new(validator));
         self
     }
 
@@ -85,6 +133,9 @@ impl TransactionAction for FastAppendAction {
 
         // validate added files
         snapshot_producer.validate_added_data_files()?;
+
+        // the caller's validators judge the ancestry the snapshot's requirement pins
+        validate_ancestry(&self.validators, table).await?;
 
         // Checks duplicate files
         if self.check_duplicate {

@@ -56,8 +56,8 @@ pub use action::*;
 mod append;
 mod expire_snapshots;
 mod snapshot;
+mod snapshot_validator;
 mod sort_order;
-mod transaction_validator;
 mod update_location;
 mod update_properties;
 mod update_schema;
@@ -68,7 +68,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBackoff, ExponentialBuilder, RetryableWithContext};
-pub use transaction_validator::{TransactionValidator, Verdict};
+pub use snapshot_validator::{Ancestry, SnapshotAncestryValidator, Verdict};
 pub use update_schema::AddColumn;
 
 use crate::error::Result;
@@ -78,7 +78,6 @@ use crate::transaction::action::BoxedTransactionAction;
 use crate::transaction::append::FastAppendAction;
 use crate::transaction::expire_snapshots::ExpireSnapshotsAction;
 use crate::transaction::sort_order::ReplaceSortOrderAction;
-use crate::transaction::transaction_validator::{BoxedTransactionValidator, validate_all};
 use crate::transaction::update_location::UpdateLocationAction;
 use crate::transaction::update_properties::UpdatePropertiesAction;
 use crate::transaction::update_schema::UpdateSchemaAction;
@@ -94,15 +93,44 @@ pub struct Transaction {
     /// Refs asserted with [`Transaction::assert_ref_snapshot_id`], in the order asserted, each
     /// with the snapshot it must point to (`None`: it must not exist).
     asserted_refs: Vec<(String, Option<i64>)>,
-    validators: Vec<BoxedTransactionValidator>,
-    /// Whether an attempt refreshes the base and rebases the actions onto it
-    /// ([`Transaction::with_auto_rebase`]).
-    auto_rebase: bool,
-    /// Whether the first attempt refreshes the base too
-    /// ([`Transaction::with_first_attempt_on_base`]).
-    refresh_first: bool,
+    rebase: Rebase,
     /// Whether an attempt was made.
     attempted: bool,
+}
+
+/// When [`Transaction::commit`] refreshes the table it commits on and rebases the actions onto
+/// the refreshed table ([`Transaction::with_rebase`]).
+///
+/// Whatever runs on a base that was not refreshed (the actions and the validators they carry)
+/// judges the caller's table, and the commit is pinned to it only by the requirements the
+/// actions emit (a fast append's `assert-ref-snapshot-id` on its branch, which also pins the
+/// ancestry its validators judged) and the refs asserted with
+/// [`Transaction::assert_ref_snapshot_id`]. A change those leave intact, such as a property set
+/// by another writer, is not seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rebase {
+    /// Before every attempt, the first included (the behaviour of every release so far).
+    #[default]
+    EveryAttempt,
+    /// Only after the catalog refused an attempt: the first attempt runs on the transaction's
+    /// own base, and a retry refreshes and rebases as [`Rebase::EveryAttempt`] does. A caller
+    /// that holds the table its last commit returned saves the load; a stale base costs one
+    /// refused update.
+    AfterConflict,
+    /// Never: every attempt runs on the transaction's own base, and a commit the catalog refuses
+    /// because a requirement no longer holds ends with [`ErrorKind::CatalogCommitConflicts`],
+    /// not retryable, for the caller to reload, re-check and build a new transaction (as
+    /// Lance's `with_auto_rebase(false)` leaves to its caller).
+    ///
+    /// A catalog also answers `CatalogCommitConflicts` when it lost a race for its own
+    /// compare-and-swap while the requirements still held (the SQL catalog when its `UPDATE`
+    /// matched no row; Glue), a race the same commit, sent again, can win. To tell the two
+    /// apart, a refused attempt is followed by one load of the table, on which the requirements
+    /// that were sent are checked: if they hold, the refusal stays retryable and the commit is
+    /// sent again on the same base; if an asserted ref moved, the commit ends with
+    /// [`ErrorKind::CommitConditionFailed`]. A failed load leaves the refusal final.
+    Never,
 }
 
 impl Transaction {
@@ -112,55 +140,31 @@ impl Transaction {
             table: table.clone(),
             actions: vec![],
             asserted_refs: vec![],
-            validators: vec![],
-            auto_rebase: true,
-            refresh_first: true,
+            rebase: Rebase::default(),
             attempted: false,
         }
     }
 
-    /// Whether [`Transaction::commit`] may rebase the actions onto a table that has moved on
-    /// since the one this transaction was created from. On by default.
+    /// Sets when [`Transaction::commit`] refreshes the table and rebases the actions onto it;
+    /// [`Rebase::EveryAttempt`] by default.
     ///
-    /// With `false`, no attempt loads the table: the actions run on the transaction's own base,
-    /// and the requirements they emit (a fast append's `assert-ref-snapshot-id` on its branch,
-    /// for one) make the catalog refuse the commit if the table has moved. That refusal ends the
-    /// commit with [`ErrorKind::CatalogCommitConflicts`], not retryable: retrying on the same
-    /// base would only be refused again. The caller decides whether to reload, re-check and
-    /// build a new transaction. Other retryable errors are retried as usual, on the same base.
-    ///
-    /// A caller that holds the table its last commit returned commits with one round trip to
-    /// the catalog, the update, instead of a load and an update. As with
-    /// [`Transaction::with_first_attempt_on_base`], the validators judge the base, which only
-    /// the actions' requirements pin.
+    /// With [`Rebase::AfterConflict`] or [`Rebase::Never`], a caller that holds the table its
+    /// last commit returned commits with one round trip to the catalog, the update, instead of a
+    /// load and an update.
     ///
     /// ```
     /// use iceberg::table::Table;
-    /// use iceberg::transaction::{ApplyTransactionAction, Transaction};
+    /// use iceberg::transaction::{ApplyTransactionAction, Rebase, Transaction};
     ///
     /// /// Appends on `base` as it is, or not at all.
     /// fn append_on(base: &Table) -> iceberg::Result<Transaction> {
-    ///     let tx = Transaction::new(base).with_auto_rebase(false);
+    ///     let tx = Transaction::new(base).with_rebase(Rebase::Never);
     ///     let append = tx.fast_append();
     ///     append.apply(tx)
     /// }
     /// ```
-    pub fn with_auto_rebase(mut self, auto_rebase: bool) -> Self {
-        self.auto_rebase = auto_rebase;
-        self
-    }
-
-    /// Whether the first attempt of [`Transaction::commit`] refreshes the base before the
-    /// actions run. On by default. With `false`, the first attempt runs on the transaction's
-    /// own base, and only a retry (after the catalog refused a moved base) refreshes and
-    /// rebases, as every attempt does by default.
-    ///
-    /// On that first attempt the validators ([`Transaction::validate_with`]) judge the base,
-    /// and the commit is pinned to it only by the requirements the actions emit (a fast
-    /// append's: its branch's snapshot). A change that leaves those intact, such as a property
-    /// set by another writer, is not seen.
-    pub fn with_first_attempt_on_base(mut self, on_base: bool) -> Self {
-        self.refresh_first = !on_base;
+    pub fn with_rebase(mut self, rebase: Rebase) -> Self {
+        self.rebase = rebase;
         self
     }
 
@@ -227,62 +231,6 @@ impl Transaction {
             }
         }
         Ok(self)
-    }
-
-    /// Adds a validator that judges the reloaded table on every attempt: see
-    /// [`TransactionValidator`] for the order of the checks, what a rejection and an error do,
-    /// and what a verdict guarantees at the swap (not a table property).
-    ///
-    /// Validators run by a commit that has actions only: a transaction without actions returns
-    /// from [`Transaction::commit`] without calling them. Clones of a transaction share its
-    /// validators, so a validator that keeps state sees the attempts of every clone.
-    ///
-    /// ```
-    /// use std::collections::HashMap;
-    ///
-    /// use async_trait::async_trait;
-    /// use iceberg::Result;
-    /// use iceberg::table::Table;
-    /// use iceberg::transaction::{
-    ///     ApplyTransactionAction, Transaction, TransactionValidator, Verdict,
-    /// };
-    /// use iceberg::util::snapshot::ancestors_of;
-    ///
-    /// const COMMIT_ID: &str = "example.commit-id";
-    ///
-    /// /// Rejects a table whose `main` already holds the batch it names.
-    /// struct NotYetCommitted(String);
-    ///
-    /// #[async_trait]
-    /// impl TransactionValidator for NotYetCommitted {
-    ///     async fn validate(&self, table: &Table) -> Result<Verdict> {
-    ///         let metadata = table.metadata_ref();
-    ///         let Some(head) = metadata.current_snapshot_id() else {
-    ///             return Ok(Verdict::Accept);
-    ///         };
-    ///         let committed = ancestors_of(&metadata, head).any(|snapshot| {
-    ///             snapshot.summary().additional_properties.get(COMMIT_ID) == Some(&self.0)
-    ///         });
-    ///         Ok(match committed {
-    ///             true => Verdict::Reject(format!("{} is already in main", self.0)),
-    ///             false => Verdict::Accept,
-    ///         })
-    ///     }
-    /// }
-    ///
-    /// /// Appends the batch `commit_id` unless `main` already holds it. The fast append asserts
-    /// /// `main` at the head the validator judged, so the verdict holds at the swap.
-    /// fn append_once(base: &Table, commit_id: String) -> Result<Transaction> {
-    ///     let tx = Transaction::new(base).validate_with(NotYetCommitted(commit_id.clone()));
-    ///     let append = tx
-    ///         .fast_append()
-    ///         .set_snapshot_properties(HashMap::from([(COMMIT_ID.to_string(), commit_id)]));
-    ///     append.apply(tx)
-    /// }
-    /// ```
-    pub fn validate_with(mut self, validator: impl TransactionValidator + 'static) -> Self {
-        self.validators.push(Arc::new(validator));
-        self
     }
 
     fn ref_assertions(&self) -> impl Iterator<Item = TableRequirement> + '_ {
@@ -388,20 +336,20 @@ impl Transaction {
     /// Commits the transaction's actions to `catalog` as one table update.
     ///
     /// Every attempt reloads the table, checks the refs asserted with
-    /// [`Transaction::assert_ref_snapshot_id`] against it, calls the validators added with
-    /// [`Transaction::validate_with`], rebases the actions onto it and sends their updates with
-    /// the asserted refs and the actions' requirements. An attempt the catalog rejects with a
-    /// retryable error is retried within the table's `commit.retry.*` properties. A transaction
-    /// without actions returns the table it was created from without contacting the catalog, so
-    /// its asserted refs and validators are not checked.
+    /// [`Transaction::assert_ref_snapshot_id`] against it, rebases the actions onto it and sends
+    /// their updates with the asserted refs and the actions' requirements. An attempt the
+    /// catalog rejects with a retryable error is retried within the table's `commit.retry.*`
+    /// properties. A transaction without actions returns the table it was created from without
+    /// contacting the catalog, so its asserted refs are not checked.
     ///
     /// # Errors
     ///
     /// * [`ErrorKind::CommitConditionFailed`] if an asserted ref does not point where it was
-    ///   asserted to in the reloaded table, or a validator rejects it. It is never retryable,
-    ///   and it is returned for nothing else. When the retries run out on a conflict, the
-    ///   table is reloaded once more so that a moved asserted ref is reported this way too.
-    /// * A validator's own error, as the validator built it.
+    ///   asserted to in the reloaded table, or a validator of an action
+    ///   ([`SnapshotAncestryValidator`]) rejects the ancestry it would commit on. It is never
+    ///   retryable. When the retries run out on
+    ///   a conflict, the table is reloaded once more so that a moved asserted ref is reported
+    ///   this way too.
     /// * [`ErrorKind::CatalogCommitConflicts`] if the catalog still rejected the last attempt
     ///   when the retries ran out, and every asserted ref held in that last reload (or it
     ///   failed).
@@ -465,7 +413,12 @@ impl Transaction {
 
     async fn do_commit(&mut self, catalog: &dyn Catalog) -> Result<Table> {
         let first_attempt = !std::mem::replace(&mut self.attempted, true);
-        if self.auto_rebase && (self.refresh_first || !first_attempt) {
+        let refresh = match self.rebase {
+            Rebase::EveryAttempt => true,
+            Rebase::AfterConflict => !first_attempt,
+            Rebase::Never => false,
+        };
+        if refresh {
             let refreshed = catalog.load_table(self.table.identifier()).await?;
 
             if self.table.metadata() != refreshed.metadata()
@@ -477,7 +430,6 @@ impl Transaction {
         }
 
         self.check_ref_assertions(&self.table)?;
-        validate_all(&self.validators, &self.table).await?;
 
         let mut current_table = self.table.clone();
         let mut existing_updates: Vec<TableUpdate> = vec![];
@@ -494,23 +446,49 @@ impl Transaction {
             )?;
         }
 
-        let requirements = self.ref_assertions().chain(existing_requirements).collect();
+        let requirements: Vec<TableRequirement> =
+            self.ref_assertions().chain(existing_requirements).collect();
 
         let table_commit = TableCommit::builder()
             .ident(self.table.identifier().to_owned())
             .updates(existing_updates)
-            .requirements(requirements)
+            .requirements(requirements.clone())
             .build();
 
-        let auto_rebase = self.auto_rebase;
-        catalog.update_table(table_commit).await.map_err(|err| {
-            if !auto_rebase && err.kind() == ErrorKind::CatalogCommitConflicts {
-                // Without a rebase, another attempt would send the same refused requirements.
-                err.with_retryable(false)
-            } else {
-                err
+        match catalog.update_table(table_commit).await {
+            Err(refused)
+                if self.rebase == Rebase::Never
+                    && refused.kind() == ErrorKind::CatalogCommitConflicts =>
+            {
+                Err(self.unless_lost_swap(catalog, &requirements, refused).await)
             }
-        })
+            result => result,
+        }
+    }
+
+    /// Under [`Rebase::Never`], keeps a refusal retryable only when the requirements that were
+    /// sent still hold on the table as it is now: the catalog lost a race for its own swap, which
+    /// the same commit can win.
+    async fn unless_lost_swap(
+        &self,
+        catalog: &dyn Catalog,
+        sent: &[TableRequirement],
+        refused: Error,
+    ) -> Error {
+        let Ok(current) = catalog.load_table(self.table.identifier()).await else {
+            return refused.with_retryable(false);
+        };
+        if let Err(moved) = self.check_ref_assertions(&current) {
+            return moved;
+        }
+        let lost_swap = sent
+            .iter()
+            .all(|requirement| requirement.check(Some(current.metadata())).is_ok());
+        if lost_swap {
+            refused
+        } else {
+            refused.with_retryable(false)
+        }
     }
 }
 
@@ -1361,20 +1339,19 @@ mod test_validators {
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::{
-        files_under, make_v2_minimal_table, make_v2_table, make_v3_minimal_table_in_catalog,
+        files_under, make_v2_minimal_table, make_v3_minimal_table_in_catalog,
         memory_catalog_on_disk, setup_test_table,
     };
     use crate::transaction::{
-        ActionCommit, ApplyTransactionAction, Transaction, TransactionAction, TransactionValidator,
-        Verdict,
+        Ancestry, ApplyTransactionAction, SnapshotAncestryValidator, Transaction, Verdict,
     };
-    use crate::{Catalog, Error, ErrorKind, Result, TableRequirement};
+    use crate::{Catalog, Error, ErrorKind, Result, TableCommit};
 
-    /// Records the head of `main` of every table it is handed, and answers `verdict` (or
+    /// Records the snapshot ids of every ancestry it is handed, and answers `verdict` (or
     /// accepts if `None`).
     #[derive(Clone, Default)]
     struct Recorder {
-        seen: Arc<Mutex<Vec<Option<i64>>>>,
+        seen: Arc<Mutex<Vec<Vec<i64>>>>,
         verdict: Option<fn() -> Result<Verdict>>,
     }
 
@@ -1392,12 +1369,10 @@ mod test_validators {
     }
 
     #[async_trait]
-    impl TransactionValidator for Recorder {
-        async fn validate(&self, table: &Table) -> Result<Verdict> {
-            self.seen
-                .lock()
-                .unwrap()
-                .push(table.metadata().current_snapshot_id());
+    impl SnapshotAncestryValidator for Recorder {
+        async fn validate(&self, ancestry: Ancestry) -> Result<Verdict> {
+            let ids = ancestry.map(|snapshot| snapshot.snapshot_id()).collect();
+            self.seen.lock().unwrap().push(ids);
             self.verdict
                 .map_or(Ok(Verdict::Accept), |verdict| verdict())
         }
@@ -1414,8 +1389,8 @@ mod test_validators {
     }
 
     #[async_trait]
-    impl TransactionValidator for FailsOnce {
-        async fn validate(&self, _table: &Table) -> Result<Verdict> {
+    impl SnapshotAncestryValidator for FailsOnce {
+        async fn validate(&self, _ancestry: Ancestry) -> Result<Verdict> {
             match self.calls.fetch_add(1, Ordering::SeqCst) {
                 0 => Err((self.error)()),
                 _ => Ok(Verdict::Accept),
@@ -1423,22 +1398,17 @@ mod test_validators {
         }
     }
 
-    /// Counts the attempts that reached the actions.
-    struct CountsCommits(Arc<AtomicU32>);
-
-    #[async_trait]
-    impl TransactionAction for CountsCommits {
-        async fn commit(self: Arc<Self>, _table: &Table) -> Result<ActionCommit> {
-            self.0.fetch_add(1, Ordering::SeqCst);
-            Ok(ActionCommit::new(vec![], vec![]))
-        }
-    }
-
-    fn set_property(tx: Transaction, key: &str, value: &str) -> Transaction {
-        tx.update_table_properties()
-            .set(key.to_string(), value.to_string())
-            .apply(tx)
-            .unwrap()
+    /// A fast append of one snapshot whose summary carries `k = value`, judged by `validator`.
+    fn append(
+        tx: Transaction,
+        value: &str,
+        validator: impl SnapshotAncestryValidator + 'static,
+    ) -> Transaction {
+        let append = tx
+            .fast_append()
+            .set_snapshot_properties(HashMap::from([("k".to_string(), value.to_string())]))
+            .validate_with(validator);
+        append.apply(tx).unwrap()
     }
 
     /// Loads return `loaded()`; `updates` updates succeed.
@@ -1454,45 +1424,59 @@ mod test_validators {
         catalog
     }
 
-    #[tokio::test]
-    async fn test_validator_sees_the_refreshed_table_on_every_attempt() {
-        // Loads return a table without snapshots first, then one with; the first update is
-        // rejected as a retryable conflict.
-        let loads = Arc::new(AtomicU32::new(0));
+    /// Forwards to `inner`, but before the first update goes through, another writer appends
+    /// to `main`: between the verdict of the first attempt and its swap.
+    fn racing(inner: Arc<dyn Catalog>) -> MockCatalog {
         let mut catalog = MockCatalog::new();
-        let counted = Arc::clone(&loads);
-        catalog.expect_load_table().returning_st(move |_| {
-            let table = match counted.fetch_add(1, Ordering::SeqCst) {
-                0 => make_v2_minimal_table(),
-                _ => make_v2_table(),
-            };
-            Box::pin(async move { Ok(table) })
+        let loading = Arc::clone(&inner);
+        catalog.expect_load_table().returning_st(move |ident| {
+            let (inner, ident) = (Arc::clone(&loading), ident.clone());
+            Box::pin(async move { inner.load_table(&ident).await })
         });
-        let updates = AtomicU32::new(0);
-        catalog.expect_update_table().returning_st(move |_| {
-            let first = updates.fetch_add(1, Ordering::SeqCst) == 0;
-            Box::pin(async move {
-                if first {
-                    Err(
-                        Error::new(ErrorKind::CatalogCommitConflicts, "Commit conflict")
-                            .with_retryable(true),
-                    )
-                } else {
-                    Ok(make_v2_table())
-                }
-            })
-        });
-        // The transaction's base differs from every table the catalog returns in turn.
-        let stale = make_v2_table();
+        let updates = Arc::new(AtomicU32::new(0));
+        catalog
+            .expect_update_table()
+            .returning_st(move |commit: TableCommit| {
+                let first = updates.fetch_add(1, Ordering::SeqCst) == 0;
+                let inner = Arc::clone(&inner);
+                Box::pin(async move {
+                    if first {
+                        let table = inner.load_table(commit.identifier()).await?;
+                        let other = append(Transaction::new(&table), "other", Recorder::default());
+                        other.commit(inner.as_ref()).await?;
+                    }
+                    inner.update_table(commit).await
+                })
+            });
+        catalog
+    }
+
+    #[tokio::test]
+    async fn test_a_branch_moved_after_the_verdict_is_judged_again() {
+        let memory = new_memory_catalog().await;
+        let table = make_v3_minimal_table_in_catalog(&memory).await;
+        let catalog: Arc<dyn Catalog> = Arc::new(memory);
+        let first = append(Transaction::new(&table), "first", Recorder::default())
+            .commit(catalog.as_ref())
+            .await
+            .unwrap();
+        let s1 = first.metadata().current_snapshot_id().unwrap();
+
         let validator = Recorder::default();
+        let after = append(Transaction::new(&first), "mine", validator.clone())
+            .commit(&racing(catalog))
+            .await
+            .unwrap();
 
-        let tx = Transaction::new(&stale).validate_with(validator.clone());
-        set_property(tx, "k", "v").commit(&catalog).await.unwrap();
-
-        let head = make_v2_table().metadata().current_snapshot_id();
-        assert!(head.is_some());
-        assert_eq!(loads.load(Ordering::SeqCst), 2);
-        assert_eq!(*validator.seen.lock().unwrap(), vec![None, head]);
+        // The first verdict judged `main` at s1; the other writer's s2 landed before the swap,
+        // so the append's own assertion of `main` at s1 made the catalog refuse it, and the
+        // retry judged the ancestry with s2 before committing on it.
+        let mine = after.metadata().current_snapshot().unwrap();
+        let s2 = mine.parent_snapshot_id().unwrap();
+        assert_ne!(s2, s1);
+        assert_eq!(*validator.seen.lock().unwrap(), vec![vec![s1], vec![
+            s2, s1
+        ]]);
     }
 
     #[tokio::test]
@@ -1501,16 +1485,9 @@ mod test_validators {
         let catalog = memory_catalog_on_disk(warehouse.path()).await;
         let table = make_v3_minimal_table_in_catalog(&catalog).await;
         let files_before = files_under(warehouse.path());
-        let append = |validator: Recorder| {
-            let tx = Transaction::new(&table).validate_with(validator);
-            let append = tx
-                .fast_append()
-                .set_snapshot_properties(HashMap::from([("k".to_string(), "v".to_string())]));
-            append.apply(tx).unwrap()
-        };
 
         let rejecting = Recorder::answering(rejects);
-        let err = append(rejecting.clone())
+        let err = append(Transaction::new(&table), "v", rejecting.clone())
             .commit(&catalog)
             .await
             .unwrap_err();
@@ -1524,7 +1501,10 @@ mod test_validators {
         assert_eq!(reloaded.metadata().snapshots().count(), 0);
 
         // The same append, accepted, writes its manifests and commits.
-        append(Recorder::default()).commit(&catalog).await.unwrap();
+        append(Transaction::new(&table), "v", Recorder::default())
+            .commit(&catalog)
+            .await
+            .unwrap();
         assert!(files_under(warehouse.path()) > files_before);
         let reloaded = catalog.load_table(table.identifier()).await.unwrap();
         assert_eq!(reloaded.metadata().snapshots().count(), 1);
@@ -1537,9 +1517,8 @@ mod test_validators {
             error: || Error::new(ErrorKind::Unexpected, "read timed out").with_retryable(true),
         };
         let calls = Arc::clone(&transient.calls);
-        let tx = Transaction::new(&make_v2_table()).validate_with(transient);
-        set_property(tx, "k", "v")
-            .commit(&steady_catalog(make_v2_table, 1))
+        append(Transaction::new(&make_v2_minimal_table()), "v", transient)
+            .commit(&steady_catalog(make_v2_minimal_table, 1))
             .await
             .unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), 2);
@@ -1561,9 +1540,8 @@ mod test_validators {
                 error,
             };
             let calls = Arc::clone(&broken.calls);
-            let tx = Transaction::new(&make_v2_table()).validate_with(broken);
-            let err = set_property(tx, "k", "v")
-                .commit(&steady_catalog(make_v2_table, 0))
+            let err = append(Transaction::new(&make_v2_minimal_table()), "v", broken)
+                .commit(&steady_catalog(make_v2_minimal_table, 0))
                 .await
                 .unwrap_err();
             assert_eq!(err.kind(), kind);
@@ -1573,7 +1551,7 @@ mod test_validators {
     }
 
     #[tokio::test]
-    async fn test_retryable_validator_error_exhausts_the_retries() {
+    async fn test_retryable_validator_error_spends_the_commit_retries() {
         let validator = Recorder::answering(|| {
             Err(Error::new(ErrorKind::Unexpected, "read timed out").with_retryable(true))
         });
@@ -1586,8 +1564,7 @@ mod test_validators {
             .returning_st(|_| Box::pin(futures::future::ready(Ok(setup_test_table("2")))));
         catalog.expect_update_table().never();
 
-        let tx = Transaction::new(&base).validate_with(validator.clone());
-        let err = set_property(tx, "k", "v")
+        let err = append(Transaction::new(&base), "v", validator.clone())
             .commit(&catalog)
             .await
             .unwrap_err();
@@ -1603,12 +1580,16 @@ mod test_validators {
         let never_asked =
             Recorder::answering(|| Err(Error::new(ErrorKind::DataInvalid, "never asked")));
 
-        let tx = Transaction::new(&make_v2_table())
+        let tx = Transaction::new(&make_v2_minimal_table());
+        let action = tx
+            .fast_append()
             .validate_with(accepts.clone())
             .validate_with(rejecting.clone())
             .validate_with(never_asked.clone());
-        let err = set_property(tx, "k", "v")
-            .commit(&steady_catalog(make_v2_table, 0))
+        let err = action
+            .apply(tx)
+            .unwrap()
+            .commit(&steady_catalog(make_v2_minimal_table, 0))
             .await
             .unwrap_err();
 
@@ -1619,162 +1600,36 @@ mod test_validators {
     }
 
     #[tokio::test]
-    async fn test_validators_run_after_ref_assertions_and_before_actions() {
-        let head = make_v2_table().metadata().current_snapshot_id();
-        let actions = Arc::new(AtomicU32::new(0));
-
-        // A moved ref ends the commit before the validator is asked.
+    async fn test_validators_run_after_ref_assertions() {
         let validator = Recorder::default();
-        let tx = Transaction::new(&make_v2_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH, None)
-            .unwrap()
-            .validate_with(validator.clone());
-        let err = CountsCommits(Arc::clone(&actions))
-            .apply(tx)
-            .unwrap()
-            .commit(&steady_catalog(make_v2_table, 0))
+        let tx = Transaction::new(&make_v2_minimal_table())
+            .assert_ref_snapshot_id(MAIN_BRANCH, Some(1))
+            .unwrap();
+        let err = append(tx, "v", validator.clone())
+            .commit(&steady_catalog(make_v2_minimal_table, 0))
             .await
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
         assert_eq!(validator.calls(), 0);
-
-        // A rejection ends it before any action runs.
-        let rejecting = Recorder::answering(rejects);
-        let tx = Transaction::new(&make_v2_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH, head)
-            .unwrap()
-            .validate_with(rejecting.clone());
-        let err = CountsCommits(Arc::clone(&actions))
-            .apply(tx)
-            .unwrap()
-            .commit(&steady_catalog(make_v2_table, 0))
-            .await
-            .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
-        assert_eq!(*rejecting.seen.lock().unwrap(), vec![head]);
-        assert_eq!(actions.load(Ordering::SeqCst), 0);
-
-        // Accepted, the actions run and the commit carries the asserted ref.
-        let sent = Arc::new(Mutex::new(vec![]));
-        let captured = Arc::clone(&sent);
-        let mut catalog = MockCatalog::new();
-        catalog
-            .expect_load_table()
-            .returning_st(|_| Box::pin(async { Ok(make_v2_table()) }));
-        catalog
-            .expect_update_table()
-            .times(1)
-            .returning_st(move |mut commit| {
-                *captured.lock().unwrap() = commit.take_requirements();
-                Box::pin(async { Ok(make_v2_table()) })
-            });
-        let tx = Transaction::new(&make_v2_table())
-            .assert_ref_snapshot_id(MAIN_BRANCH, head)
-            .unwrap()
-            .validate_with(validator.clone());
-        CountsCommits(Arc::clone(&actions))
-            .apply(tx)
-            .unwrap()
-            .commit(&catalog)
-            .await
-            .unwrap();
-        assert_eq!(*validator.seen.lock().unwrap(), vec![head]);
-        assert_eq!(actions.load(Ordering::SeqCst), 1);
-        assert_eq!(*sent.lock().unwrap(), vec![
-            TableRequirement::RefSnapshotIdMatch {
-                r#ref: MAIN_BRANCH.to_string(),
-                snapshot_id: head,
-            }
-        ]);
     }
 
     #[tokio::test]
-    async fn test_validators_without_actions_are_not_called() {
-        let mut catalog = MockCatalog::new();
-        catalog.expect_load_table().never();
-        catalog.expect_update_table().never();
-        let rejecting = Recorder::answering(rejects);
-
-        let tx = Transaction::new(&make_v2_table()).validate_with(rejecting.clone());
-        tx.commit(&catalog).await.unwrap();
-        assert_eq!(rejecting.calls(), 0);
-    }
-
-    #[tokio::test]
-    async fn test_clones_of_a_transaction_share_its_validators() {
+    async fn test_clones_of_a_transaction_carry_the_action_s_validators() {
         let validator = Recorder::default();
-        let tx = set_property(
-            Transaction::new(&make_v2_table()).validate_with(validator.clone()),
-            "k",
+        let tx = append(
+            Transaction::new(&make_v2_minimal_table()),
             "v",
+            validator.clone(),
         );
         let clone = tx.clone();
-        tx.commit(&steady_catalog(make_v2_table, 1)).await.unwrap();
+        tx.commit(&steady_catalog(make_v2_minimal_table, 1))
+            .await
+            .unwrap();
         clone
-            .commit(&steady_catalog(make_v2_table, 1))
+            .commit(&steady_catalog(make_v2_minimal_table, 1))
             .await
             .unwrap();
-        assert_eq!(validator.calls(), 2);
-    }
-
-    /// Reads the watermark property `w` and accepts below 5; on its first call, a concurrent
-    /// writer sets `w` to 9 with a property-only commit, after the read and before the swap.
-    struct WatermarkBelowFive {
-        catalog: Arc<dyn Catalog>,
-        calls: Arc<AtomicU32>,
-    }
-
-    #[async_trait]
-    impl TransactionValidator for WatermarkBelowFive {
-        async fn validate(&self, table: &Table) -> Result<Verdict> {
-            let watermark: u32 = table
-                .metadata()
-                .properties()
-                .get("w")
-                .map_or(0, |w| w.parse().unwrap());
-            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                let tx = set_property(Transaction::new(table), "w", "9");
-                tx.commit(self.catalog.as_ref()).await?;
-            }
-            Ok(match watermark < 5 {
-                true => Verdict::Accept,
-                false => Verdict::Reject(format!("watermark is {watermark}")),
-            })
-        }
-    }
-
-    #[tokio::test]
-    async fn test_property_verdict_is_not_atomic_with_a_property_only_commit() {
-        let memory = new_memory_catalog().await;
-        let table = make_v3_minimal_table_in_catalog(&memory).await;
-        let catalog: Arc<dyn Catalog> = Arc::new(memory);
-        let calls = Arc::new(AtomicU32::new(0));
-        let validator = WatermarkBelowFive {
-            catalog: Arc::clone(&catalog),
-            calls: Arc::clone(&calls),
-        };
-
-        // Asserting `main` does not help: a property-only commit does not move it.
-        let tx = Transaction::new(&table)
-            .assert_ref_snapshot_id(MAIN_BRANCH, None)
-            .unwrap()
-            .validate_with(validator);
-        set_property(tx, "w", "5")
-            .commit(catalog.as_ref())
-            .await
-            .unwrap();
-
-        // The watermark went back from 9 to 5, judged once, never re-judged.
-        let reloaded = catalog.load_table(table.identifier()).await.unwrap();
-        assert_eq!(
-            reloaded
-                .metadata()
-                .properties()
-                .get("w")
-                .map(String::as_str),
-            Some("5")
-        );
-        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        assert_eq!(*validator.seen.lock().unwrap(), vec![Vec::<i64>::new(); 2]);
     }
 }
 
@@ -1864,8 +1719,10 @@ mod test_rebase {
     use crate::spec::MAIN_BRANCH;
     use crate::table::Table;
     use crate::transaction::tests::make_v3_minimal_table_in_catalog;
-    use crate::transaction::{ApplyTransactionAction, Transaction, TransactionValidator, Verdict};
-    use crate::{Catalog, CatalogBuilder, ErrorKind, Result, TableCommit};
+    use crate::transaction::{
+        Ancestry, ApplyTransactionAction, Rebase, SnapshotAncestryValidator, Transaction, Verdict,
+    };
+    use crate::{Catalog, CatalogBuilder, Error, ErrorKind, Result, TableCommit};
 
     /// A catalog that forwards to `inner` and counts its loads and updates.
     fn counting(
@@ -1927,7 +1784,7 @@ mod test_rebase {
         let (catalog, _, now) = moved_on(warehouse.path()).await;
         let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
         let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
-        let tx = Transaction::new(&now).with_first_attempt_on_base(true);
+        let tx = Transaction::new(&now).with_rebase(Rebase::AfterConflict);
         let after = append(tx, &counted, "next").await.unwrap();
         assert_eq!(after.metadata().snapshots().count(), 2);
         assert_eq!(
@@ -1942,7 +1799,7 @@ mod test_rebase {
         let (catalog, stale, now) = moved_on(warehouse.path()).await;
         let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
         let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
-        let tx = Transaction::new(&stale).with_first_attempt_on_base(true);
+        let tx = Transaction::new(&stale).with_rebase(Rebase::AfterConflict);
         let after = append(tx, &counted, "late").await.unwrap();
         // The first attempt, on the stale base, is refused; the retry refreshes and rebases.
         assert_eq!(
@@ -1957,12 +1814,12 @@ mod test_rebase {
     }
 
     #[tokio::test]
-    async fn test_without_auto_rebase_a_current_base_commits_with_no_load() {
+    async fn test_never_rebased_a_current_base_commits_with_no_load() {
         let warehouse = tempfile::tempdir().unwrap();
         let (catalog, _, now) = moved_on(warehouse.path()).await;
         let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
         let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
-        let tx = Transaction::new(&now).with_auto_rebase(false);
+        let tx = Transaction::new(&now).with_rebase(Rebase::Never);
         let after = append(tx, &counted, "next").await.unwrap();
         assert_eq!(after.metadata().snapshots().count(), 2);
         assert_eq!(
@@ -1972,13 +1829,13 @@ mod test_rebase {
     }
 
     #[tokio::test]
-    async fn test_without_auto_rebase_a_moved_asserted_ref_is_a_failed_condition() {
+    async fn test_never_rebased_a_moved_asserted_ref_is_a_failed_condition() {
         let warehouse = tempfile::tempdir().unwrap();
         let (catalog, stale, _) = moved_on(warehouse.path()).await;
         let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
         let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
         let tx = Transaction::new(&stale)
-            .with_auto_rebase(false)
+            .with_rebase(Rebase::Never)
             .assert_ref_snapshot_id(MAIN_BRANCH, stale.metadata().current_snapshot_id())
             .unwrap();
         let err = append(tx, &counted, "late").await.unwrap_err();
@@ -1991,7 +1848,7 @@ mod test_rebase {
     }
 
     #[tokio::test]
-    async fn test_without_auto_rebase_a_moved_base_is_a_final_conflict() {
+    async fn test_never_rebased_a_moved_base_is_a_final_conflict() {
         let warehouse = tempfile::tempdir().unwrap();
         let (catalog, stale, now) = moved_on(warehouse.path()).await;
         let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
@@ -2000,13 +1857,14 @@ mod test_rebase {
             Arc::clone(&loads),
             Arc::clone(&updates),
         );
-        let tx = Transaction::new(&stale).with_auto_rebase(false);
+        let tx = Transaction::new(&stale).with_rebase(Rebase::Never);
         let err = append(tx, &counted, "late").await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::CatalogCommitConflicts);
         assert!(!err.retryable(), "a refused base is not retried");
+        // The refused swap, then the one load that shows `main` moved.
         assert_eq!(
             (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
-            (0, 1)
+            (1, 1)
         );
         let table = catalog.load_table(now.identifier()).await.unwrap();
         assert_eq!(table.metadata(), now.metadata(), "nothing was committed");
@@ -2019,47 +1877,106 @@ mod test_rebase {
         );
     }
 
-    /// Rejects a table with the property `frozen`.
-    struct NotFrozen;
+    /// Like `counting`, but the first update is refused as the SQL catalog refuses an `UPDATE`
+    /// that matched no row: another writer swapped first, here by setting a property, which
+    /// leaves the requirements of the refused commit intact.
+    fn losing_first_swap(
+        inner: Arc<dyn Catalog>,
+        loads: Arc<AtomicU32>,
+        updates: Arc<AtomicU32>,
+    ) -> MockCatalog {
+        let mut catalog = MockCatalog::new();
+        let loading = Arc::clone(&inner);
+        catalog.expect_load_table().returning_st(move |ident| {
+            loads.fetch_add(1, Ordering::SeqCst);
+            let (inner, ident) = (Arc::clone(&loading), ident.clone());
+            Box::pin(async move { inner.load_table(&ident).await })
+        });
+        catalog
+            .expect_update_table()
+            .returning_st(move |commit: TableCommit| {
+                let first = updates.fetch_add(1, Ordering::SeqCst) == 0;
+                let inner = Arc::clone(&inner);
+                Box::pin(async move {
+                    if !first {
+                        return inner.update_table(commit).await;
+                    }
+                    let table = inner.load_table(commit.identifier()).await?;
+                    let tx = Transaction::new(&table);
+                    let other = tx
+                        .update_table_properties()
+                        .set("other".to_string(), "writer".to_string());
+                    other.apply(tx)?.commit(inner.as_ref()).await?;
+                    Err(Error::new(
+                        ErrorKind::CatalogCommitConflicts,
+                        "Commit conflicted for table",
+                    )
+                    .with_retryable(true))
+                })
+            });
+        catalog
+    }
+
+    #[tokio::test]
+    async fn test_never_rebased_a_lost_swap_is_sent_again() {
+        let warehouse = tempfile::tempdir().unwrap();
+        let (catalog, _, now) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let racing = losing_first_swap(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&now).with_rebase(Rebase::Never);
+        let after = append(tx, &racing, "next").await.unwrap();
+        // The lost swap, the load that shows the requirements still hold, the same commit again.
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (1, 2)
+        );
+        assert_eq!(after.metadata().snapshots().count(), 2);
+        assert!(after.metadata().properties().contains_key("other"));
+    }
+
+    /// Rejects an ancestry holding a snapshot whose summary has `k = winner`.
+    struct NoWinner;
 
     #[async_trait::async_trait]
-    impl TransactionValidator for NotFrozen {
-        async fn validate(&self, table: &Table) -> Result<Verdict> {
-            Ok(match table.metadata().properties().contains_key("frozen") {
-                true => Verdict::Reject("frozen".to_string()),
-                false => Verdict::Accept,
-            })
+    impl SnapshotAncestryValidator for NoWinner {
+        async fn validate(&self, mut ancestry: Ancestry) -> Result<Verdict> {
+            let key = "k".to_string();
+            if ancestry.any(|s| {
+                s.summary()
+                    .additional_properties
+                    .get(&key)
+                    .is_some_and(|v| v == "winner")
+            }) {
+                return Ok(Verdict::Reject("the winner is in".to_string()));
+            }
+            Ok(Verdict::Accept)
         }
     }
 
-    /// With the first attempt on the base, a validator judges the caller's base, and only the
-    /// actions' requirements pin it: a change that does not move `main` (here a property) is
-    /// not seen. Refreshed first, the same validator sees it.
+    /// On the first attempt on a stale base, a validator judges the base and may accept what
+    /// the refreshed table would refuse; the append's own requirement pins `main` at the base,
+    /// so the catalog refuses that attempt, and the retry judges the refreshed ancestry.
     #[tokio::test]
-    async fn test_first_attempt_on_base_validates_the_base_only_requirements_pin() {
+    async fn test_first_attempt_on_base_is_judged_again_once_refused() {
         let warehouse = tempfile::tempdir().unwrap();
-        let (catalog, _, now) = moved_on(warehouse.path()).await;
-        let tx = Transaction::new(&now);
-        let frozen = tx
-            .update_table_properties()
-            .set("frozen".to_string(), "true".to_string());
-        frozen
+        let (catalog, stale, _) = moved_on(warehouse.path()).await;
+        let (loads, updates) = (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(0)));
+        let counted = counting(catalog, Arc::clone(&loads), Arc::clone(&updates));
+        let tx = Transaction::new(&stale).with_rebase(Rebase::AfterConflict);
+        let append = tx
+            .fast_append()
+            .set_snapshot_properties(properties("late"))
+            .validate_with(NoWinner);
+        let err = append
             .apply(tx)
             .unwrap()
-            .commit(catalog.as_ref())
-            .await
-            .unwrap();
-        let refreshed = Transaction::new(&now).validate_with(NotFrozen);
-        let err = append(refreshed, catalog.as_ref(), "refreshed")
+            .commit(&counted)
             .await
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::CommitConditionFailed);
-
-        let on_base = Transaction::new(&now)
-            .with_first_attempt_on_base(true)
-            .validate_with(NotFrozen);
-        let after = append(on_base, catalog.as_ref(), "on base").await.unwrap();
-        assert!(after.metadata().properties().contains_key("frozen"));
-        assert_eq!(after.metadata().snapshots().count(), 2);
+        assert_eq!(
+            (loads.load(Ordering::SeqCst), updates.load(Ordering::SeqCst)),
+            (1, 1)
+        );
     }
 }
