@@ -9,7 +9,7 @@
 use std::fmt;
 
 pub use barrier_iceberg::Build;
-use barrier_iceberg::{Strategy, patched, stock};
+use barrier_iceberg::{Strategy, patched, stock, stock_011};
 use barrier_sink::Footprint;
 
 use crate::catalogs::CatalogKind;
@@ -170,6 +170,19 @@ registry! {
             claims_exactly_once: true,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::AfterConflict }), column: None },
         },
+        /// The original sink on iceberg 0.11.0, the newest release (memory catalog only): does the
+        /// stock answer still hold there?
+        NaiveStock011 => ArmSpec {
+            name: "iceberg-naive",
+            claims_exactly_once: false,
+            kind: Kind::Suite { sink: Strategy::Stock011(&stock_011::Naive), column: None },
+        },
+        /// `iceberg-catalog-guard` on iceberg 0.11.0: do the unpromised properties it relies on hold?
+        CatalogGuardStock011 => ArmSpec {
+            name: "iceberg-catalog-guard",
+            claims_exactly_once: true,
+            kind: Kind::Suite { sink: Strategy::Stock011(&stock_011::CatalogGuard), column: None },
+        },
         /// The naive sink on the patched build: the patches change no existing behaviour.
         NaivePatched => ArmSpec {
             name: "iceberg-naive",
@@ -252,15 +265,23 @@ impl Arm {
         }
     }
 
-    /// Whether another arm bears the same name (on the other build).
+    /// Whether another arm on the same iceberg-rust release bears the same name (on the other
+    /// build).
     fn shares_its_name(self) -> bool {
-        Arm::all().filter(|other| other.name() == self.name()).count() > 1
+        let version = |arm: Arm| arm.build().map(Build::version);
+        Arm::all().filter(|other| other.name() == self.name() && version(*other) == version(self)).count() > 1
+    }
+
+    /// Whether it runs on another release than 0.10.1, the one the arms were designed on.
+    fn on_another_release(self) -> bool {
+        self.build().is_some_and(|build| build.version() != Build::Stock.version())
     }
 
     /// The arm's name on the command line: its name, with `@patched` for an arm whose name the
-    /// stock build's arm bears too.
+    /// stock build's arm bears too, and `@stock-0.11.0` for one on another release.
     pub fn label(self) -> String {
         match self.build() {
+            Some(build) if self.on_another_release() => format!("{}@{}", self.name(), build.name()),
             Some(Build::Patched) if self.shares_its_name() => format!("{}@patched", self.name()),
             _ => self.name().to_string(),
         }
@@ -276,7 +297,9 @@ impl Arm {
     pub fn test_module(self) -> String {
         let module = self.name().replace('-', "_");
         match self.build() {
-            Some(build) if self.shares_its_name() => format!("{module}_{}", build.name()),
+            Some(build) if self.shares_its_name() || self.on_another_release() => {
+                format!("{module}_{}", build.name().replace(['-', '.'], "_"))
+            }
             _ => module,
         }
     }

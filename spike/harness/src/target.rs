@@ -21,11 +21,15 @@ pub const LOCAL_FS: &str = "local-fs";
 pub const DELTA_BUILD: &str = "deltalake-core 0.32.4";
 
 impl Target {
-    /// The arm on each of `catalogs` (a Delta arm, which has no catalog, once).
+    /// The arm on each of `catalogs` its build reaches (a Delta arm, which has no catalog, once).
     pub fn on(arm: Arm, catalogs: &[CatalogKind]) -> Vec<Target> {
         match arm {
             Arm::Delta(arm) => vec![Target::Delta(arm)],
-            Arm::Iceberg(arm) => catalogs.iter().map(|c| Target::Iceberg(arm, *c)).collect(),
+            Arm::Iceberg(arm) => catalogs
+                .iter()
+                .filter(|catalog| catalog.reached_by(arm.build()))
+                .map(|catalog| Target::Iceberg(arm, *catalog))
+                .collect(),
         }
     }
 

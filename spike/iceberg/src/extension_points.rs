@@ -13,8 +13,10 @@ pub const TRANSACTION_ACTION: ExtensionPoint =
 pub const ASSERT_REF_SNAPSHOT_ID: ExtensionPoint =
     ExtensionPoint { name: "`Transaction::assert_ref_snapshot_id`", markers: &[".assert_ref_snapshot_id("] };
 /// Patch 3.
-pub const TRANSACTION_VALIDATOR: ExtensionPoint =
-    ExtensionPoint { name: "`SnapshotAncestryValidator`", markers: &["SnapshotAncestryValidator for", ".validate_with("] };
+pub const TRANSACTION_VALIDATOR: ExtensionPoint = ExtensionPoint {
+    name: "`SnapshotAncestryValidator`",
+    markers: &["SnapshotAncestryValidator for", ".validate_with("],
+};
 
 /// Patch 4 (an experiment): the commit on the transaction's own base, no rebase.
 pub const WITH_REBASE: ExtensionPoint =

@@ -1,7 +1,8 @@
 //! [`CommitSink`](barrier_sink::CommitSink) on iceberg-rust 0.10.1, the stock build and the
-//! patched one linked side by side, so that every arm on either build runs in one process.
+//! patched one, and on the stock 0.11.0, linked side by side, so that every arm on any build runs
+//! in one process.
 //!
-//! The same code is compiled against each build ([`stock`], [`patched`]): one sink, one commit
+//! The same code is compiled against each build ([`stock`], [`patched`], [`stock_011`]): one sink, one commit
 //! body, and a [`CommitStrategy`](stock::CommitStrategy) per arm that supplies only what differs,
 //! where the check runs and the extension point that carries it. [`Table`] is a table through
 //! either build, for what a harness does besides committing; [`Connection`] is how to reach a
@@ -11,6 +12,7 @@ mod connection;
 mod extension_points;
 pub mod patched;
 pub mod stock;
+pub mod stock_011;
 pub mod storage_io;
 
 use std::collections::BTreeSet;
@@ -30,6 +32,8 @@ pub enum Build {
     Stock,
     /// 0.10.1 from vendor/, with patches/ applied.
     Patched,
+    /// 0.11.0 from vendor/, as PyPI's pyiceberg-core sdist ships it; the memory catalog only.
+    Stock011,
 }
 
 impl Build {
@@ -37,7 +41,21 @@ impl Build {
         match self {
             Build::Stock => "stock",
             Build::Patched => "patched",
+            Build::Stock011 => "stock-0.11.0",
         }
+    }
+
+    /// The iceberg-rust release it links.
+    pub fn version(self) -> &'static str {
+        match self {
+            Build::Stock | Build::Patched => "0.10.1",
+            Build::Stock011 => "0.11.0",
+        }
+    }
+
+    /// Whether it has catalog crates besides the memory catalog (0.11.0's sdist ships none).
+    pub fn has_catalog_crates(self) -> bool {
+        self != Build::Stock011
     }
 
     /// Whether this build's REST client sends an `Idempotency-Key` with a commit to a server that
@@ -53,6 +71,7 @@ impl Build {
 pub enum Strategy {
     Stock(&'static dyn stock::CommitStrategy),
     Patched(&'static dyn patched::CommitStrategy),
+    Stock011(&'static dyn stock_011::CommitStrategy),
 }
 
 impl Strategy {
@@ -60,6 +79,7 @@ impl Strategy {
         match self {
             Strategy::Stock(_) => Build::Stock,
             Strategy::Patched(_) => Build::Patched,
+            Strategy::Stock011(_) => Build::Stock011,
         }
     }
 
@@ -67,6 +87,7 @@ impl Strategy {
         match self {
             Strategy::Stock(strategy) => strategy.footprint(),
             Strategy::Patched(strategy) => strategy.footprint(),
+            Strategy::Stock011(strategy) => strategy.footprint(),
         }
     }
 }
@@ -77,6 +98,7 @@ impl Strategy {
 pub enum Table {
     Stock(stock::IcebergTable),
     Patched(patched::IcebergTable),
+    Stock011(stock_011::IcebergTable),
 }
 
 /// Runs the same expression on either build's table.
@@ -85,6 +107,7 @@ macro_rules! on_build {
         match $table {
             Table::Stock($t) => $body,
             Table::Patched($t) => $body,
+            Table::Stock011($t) => $body,
         }
     };
 }
@@ -100,6 +123,7 @@ impl Table {
         Ok(match build {
             Build::Stock => Table::Stock(stock::IcebergTable::create(connection, namespace, name).await?),
             Build::Patched => Table::Patched(patched::IcebergTable::create(connection, namespace, name).await?),
+            Build::Stock011 => Table::Stock011(stock_011::IcebergTable::create(connection, namespace, name).await?),
         })
     }
 
@@ -108,6 +132,7 @@ impl Table {
         Ok(match build {
             Build::Stock => Table::Stock(stock::IcebergTable::open(connection, namespace, name).await?),
             Build::Patched => Table::Patched(patched::IcebergTable::open(connection, namespace, name).await?),
+            Build::Stock011 => Table::Stock011(stock_011::IcebergTable::open(connection, namespace, name).await?),
         })
     }
 
@@ -115,6 +140,7 @@ impl Table {
         match self {
             Table::Stock(_) => Build::Stock,
             Table::Patched(_) => Build::Patched,
+            Table::Stock011(_) => Build::Stock011,
         }
     }
 
@@ -123,6 +149,7 @@ impl Table {
         match self {
             Table::Stock(t) => Table::Stock(t.named(name)),
             Table::Patched(t) => Table::Patched(t.named(name)),
+            Table::Stock011(t) => Table::Stock011(t.named(name)),
         }
     }
 
@@ -140,6 +167,9 @@ impl Table {
             }
             (Table::Patched(t), Strategy::Patched(s)) => {
                 Ok(Box::new(patched::IcebergSink::open(t.clone(), s, hooks, counts)))
+            }
+            (Table::Stock011(t), Strategy::Stock011(s)) => {
+                Ok(Box::new(stock_011::IcebergSink::open(t.clone(), s, hooks, counts)))
             }
             _ => Err(SinkError::Iceberg(
                 format!("a {} strategy on a {} table", strategy.build().name(), self.build().name()).into(),

@@ -9,6 +9,12 @@ pub(crate) use ::iceberg_storage_opendal as ice_s3;
 #[allow(clippy::duplicate_mod)]
 #[path = "common/mod.rs"]
 mod common;
+#[allow(clippy::duplicate_mod)]
+#[path = "compat_0_10.rs"]
+pub(crate) mod compat;
+#[allow(clippy::duplicate_mod)]
+#[path = "remote_catalogs.rs"]
+pub(crate) mod remote;
 
 mod catalog_guard;
 

@@ -30,7 +30,7 @@ use barrier_harness::CatalogKind;
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::catalogs::{Access, Place};
 use barrier_harness::proxy::{Fault, FaultProxy};
-use barrier_iceberg::{Build, Strategy, Table, patched, stock};
+use barrier_iceberg::{Build, Strategy, Table, patched, stock, stock_011};
 use barrier_sink::{AppId, CommitOutcome, Epoch, Hooks, SinkError};
 use libtest_mimic::Trial;
 
@@ -60,6 +60,8 @@ fn unguarded(build: Build, check_duplicate: bool) -> Strategy {
         (Build::Stock, false) => Strategy::Stock(&stock::Unguarded { check_duplicate: false }),
         (Build::Patched, true) => Strategy::Patched(&patched::Unguarded { check_duplicate: true }),
         (Build::Patched, false) => Strategy::Patched(&patched::Unguarded { check_duplicate: false }),
+        (Build::Stock011, true) => Strategy::Stock011(&stock_011::Unguarded { check_duplicate: true }),
+        (Build::Stock011, false) => Strategy::Stock011(&stock_011::Unguarded { check_duplicate: false }),
     }
 }
 

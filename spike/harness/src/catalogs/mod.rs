@@ -108,6 +108,12 @@ impl CatalogKind {
 
     /// Whether a writer on `build` resends a lost commit with its `Idempotency-Key` here, and the
     /// server honours the key: the patched build's REST client on a catalog that advertises keys.
+    /// Whether `build` has a catalog crate for it: every build has the memory catalog, and 0.11.0
+    /// nothing else.
+    pub fn reached_by(self, build: Build) -> bool {
+        self == CatalogKind::Memory || build.has_catalog_crates()
+    }
+
     pub fn resends_with_idempotency_key(self, build: Build) -> bool {
         self.spec().idempotency_keys && build.resends_with_idempotency_key()
     }

@@ -1,24 +1,22 @@
-//! Opens a [`Connection`] through this build: the one place that builds each kind of catalog.
-//! Every kind is opened on `storage.rs`'s decorator of its own storage.
+//! Opens a [`Connection`] through this build: the memory catalog here, every other kind through
+//! the build's `remote` module (the 0.10.1 builds' SQL and REST catalogs, `remote_catalogs.rs`;
+//! 0.11.0 ships none). Every kind is opened on `storage.rs`'s decorator of its own storage.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use barrier_sink::{Located, SinkError};
+use barrier_sink::SinkError;
 
 use super::errors::iceberg_error;
-use super::ice::io::{LocalFsStorageFactory, StorageFactory};
+use super::ice::io::LocalFsStorageFactory;
 use super::ice::memory::{MEMORY_CATALOG_WAREHOUSE, MemoryCatalogBuilder};
 use super::ice::{Catalog, CatalogBuilder};
-use super::ice_rest::RestCatalogBuilder;
-use super::ice_s3::OpenDalStorageFactory;
-use super::ice_sql::{
-    SQL_CATALOG_PROP_BIND_STYLE, SQL_CATALOG_PROP_URI, SQL_CATALOG_PROP_WAREHOUSE, SqlBindStyle, SqlCatalogBuilder,
-};
+use super::remote;
 use super::storage::FailpointStorageFactory;
-use crate::connection::{BindStyle, Connection, RestAuth, RestConnection};
+use crate::connection::Connection;
 
-fn local_fs() -> Arc<FailpointStorageFactory> {
+/// The local file system under the failpoints' storage decorator.
+pub(crate) fn local_fs() -> Arc<FailpointStorageFactory> {
     Arc::new(FailpointStorageFactory { inner: Arc::new(LocalFsStorageFactory) })
 }
 
@@ -34,53 +32,6 @@ pub async fn open(connection: &Connection) -> Result<Arc<dyn Catalog>, SinkError
                 .map_err(iceberg_error)?;
             Ok(Arc::new(catalog))
         }
-        Connection::Sql { name, uri, bind_style, warehouse } => {
-            let bind_style = match bind_style {
-                BindStyle::QMark => SqlBindStyle::QMark,
-                BindStyle::DollarNumeric => SqlBindStyle::DollarNumeric,
-            };
-            let props = HashMap::from([
-                (SQL_CATALOG_PROP_URI.to_string(), uri.clone()),
-                (SQL_CATALOG_PROP_WAREHOUSE.to_string(), warehouse.clone()),
-                (SQL_CATALOG_PROP_BIND_STYLE.to_string(), bind_style.to_string()),
-            ]);
-            let catalog = SqlCatalogBuilder::default()
-                .with_storage_factory(local_fs())
-                .load(name, props)
-                .await
-                .map_err(|e| SinkError::CatalogUnavailable(Located::boxed(uri, e)))?;
-            Ok(Arc::new(catalog))
-        }
-        Connection::Rest(rest) => rest_catalog(rest).await,
+        other => remote::open(other).await,
     }
-}
-
-/// A REST catalog whose warehouse is on S3; the client times each request out as the
-/// connection says.
-async fn rest_catalog(rest: &RestConnection) -> Result<Arc<dyn Catalog>, SinkError> {
-    let unavailable =
-        |e: Box<dyn std::error::Error + Send + Sync>| SinkError::CatalogUnavailable(Located::boxed(&rest.uri, e));
-    let auth = match &rest.auth {
-        RestAuth::OAuthClient(credential) => ("credential".to_string(), credential.clone()),
-        RestAuth::Bearer(token) => ("token".to_string(), token.clone()),
-    };
-    let props = HashMap::from([
-        auth,
-        ("uri".to_string(), rest.uri.clone()),
-        ("warehouse".to_string(), rest.warehouse.clone()),
-        ("s3.endpoint".to_string(), rest.s3.endpoint.clone()),
-        ("s3.path-style-access".to_string(), "true".to_string()),
-        ("s3.access-key-id".to_string(), rest.s3.access_key.clone()),
-        ("s3.secret-access-key".to_string(), rest.s3.secret_key.clone()),
-        ("s3.region".to_string(), "us-east-1".to_string()),
-    ]);
-    let client = reqwest::Client::builder().timeout(rest.timeout).build().map_err(|e| unavailable(e.into()))?;
-    let s3: Arc<dyn StorageFactory> = Arc::new(OpenDalStorageFactory::S3 { customized_credential_load: None });
-    let catalog = RestCatalogBuilder::default()
-        .with_client(client)
-        .with_storage_factory(Arc::new(FailpointStorageFactory { inner: s3 }))
-        .load(&rest.name, props)
-        .await
-        .map_err(|e| unavailable(e.into()))?;
-    Ok(Arc::new(catalog))
 }

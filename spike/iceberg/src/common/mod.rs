@@ -2,12 +2,12 @@
 //! data files, the catalog every commit goes through, the storage under it, and the one commit
 //! body with its strategies' contract.
 //!
-//! This module is compiled twice, once against each build (`crate::stock` and `crate::patched`
-//! include it with `#[path]` after binding `ice`, `ice_sql`, `ice_rest` and `ice_s3` to their
-//! crates), so that the two builds run literally the same code and differ only in the library
-//! underneath.
+//! This module is compiled once against each build (`crate::stock`, `crate::patched` and
+//! `crate::stock_011` include it with `#[path]` after binding `ice` to the build's iceberg and
+//! `remote` to how it opens the catalogs other than `memory`), so that the builds run literally
+//! the same code and differ only in the library underneath.
 
-pub(crate) use super::{ice, ice_rest, ice_s3, ice_sql};
+pub(crate) use super::{compat, ice, remote};
 
 mod catalog;
 mod commit_catalog;
@@ -26,6 +26,8 @@ pub mod sources {
     pub use super::owned_loop::SOURCE as OWNED_LOOP;
 }
 
+#[allow(unused_imports, reason = "for the builds' SQL catalogs; 0.11.0 has none")]
+pub(crate) use catalog::local_fs;
 pub use commit_catalog::CommitCatalog;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
@@ -35,6 +37,8 @@ pub use epoch::{
 pub use errors::iceberg_error;
 pub use naive::{Naive, Unguarded};
 pub use sink::IcebergSink;
+#[allow(unused_imports, reason = "for the builds' REST catalogs; 0.11.0 has none")]
+pub(crate) use storage::FailpointStorageFactory;
 #[allow(unused_imports, reason = "no guard of the stock build extends the append")]
 pub(crate) use strategy::fast_append;
 pub use strategy::{Append, CheckSite, CommitStrategy};

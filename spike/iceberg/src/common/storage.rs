@@ -23,10 +23,10 @@ use barrier_sink::Failpoint;
 use barrier_sink::failpoints::StorageFault as Fault;
 
 use super::errors::{failed_storage as failed, injected};
-use super::ice;
 use super::ice::io::{
     FileMetadata, FileRead, FileWrite, InputFile, OutputFile, Storage, StorageConfig, StorageFactory,
 };
+use super::{compat, ice};
 use crate::storage_io;
 
 fn injected_failure(fault: Fault, path: &str) -> ice::Error {
@@ -147,7 +147,7 @@ impl FileWrite for MarkedWrite {
         self.inner.write(bs).await.map_err(failed)
     }
 
-    async fn close(&mut self) -> ice::Result<()> {
+    async fn close(&mut self) -> ice::Result<compat::Closed> {
         self.inner.close().await.map_err(failed)
     }
 }

@@ -12,7 +12,6 @@ use futures::TryStreamExt;
 use parquet::file::properties::WriterProperties;
 use uuid::Uuid;
 
-use super::catalog;
 use super::epoch::{app_snapshots, committed_epoch, committed_epoch_on_main, extend_history};
 use super::errors::{iceberg_error, load_error};
 use super::ice::spec::{
@@ -26,6 +25,7 @@ use super::ice::writer::file_writer::location_generator::{DefaultFileNameGenerat
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, MetadataLocation, NamespaceIdent, TableCreation, TableIdent};
+use super::{catalog, compat};
 use crate::connection::Connection;
 
 /// Commit retry settings of every table the experiment creates. The defaults (4 retries, 100 ms
@@ -117,7 +117,8 @@ impl IcebergTable {
         // A REST server may name its files in a form `MetadataLocation` does not parse
         // (SeaweedFS: `v1.metadata.json`); the seeded file only needs a name of its own.
         let next = MetadataLocation::from_str(location)
-            .unwrap_or_else(|_| MetadataLocation::new_with_metadata(base.metadata().location(), base.metadata()))
+            .or_else(|_| compat::first_metadata_location(base.metadata()))
+            .map_err(iceberg_error)?
             .with_next_version();
         let lists = format!("{}/metadata/seeded-{}", base.metadata().location(), Uuid::new_v4());
         let metadata = extend_history(
@@ -252,7 +253,7 @@ impl IcebergTable {
             let list = table.manifest_list_reader(snapshot).load().await.map_err(iceberg_error)?;
             let mut batches = BTreeSet::new();
             for manifest in list.entries().iter().filter(|m| m.added_snapshot_id == snapshot.snapshot_id()) {
-                let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
+                let entries = compat::load_manifest(&table, manifest).await.map_err(iceberg_error)?;
                 for entry in entries.entries().iter().filter(|e| e.status() == ManifestStatus::Added) {
                     let input = table.file_io().new_input(entry.file_path()).map_err(iceberg_error)?;
                     batches.extend(payloads_of(entry.file_path(), input.read().await.map_err(iceberg_error)?)?);
@@ -300,7 +301,7 @@ impl IcebergTable {
                 if !files.insert(local(&manifest.manifest_path)) {
                     continue;
                 }
-                let entries = manifest.load_manifest(table.file_io()).await.map_err(iceberg_error)?;
+                let entries = compat::load_manifest(&table, manifest).await.map_err(iceberg_error)?;
                 files.extend(entries.entries().iter().filter(|e| e.is_alive()).map(|e| local(e.file_path())));
             }
         }

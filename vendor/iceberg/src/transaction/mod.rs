@@ -1752,7 +1752,7 @@ mod test_rebase {
     }
 
     /// A fast append of one snapshot on `base` through `catalog`.
-    async fn append(tx: Transaction, catalog: &dyn Catalog, value: &str) -> crate::Result<Table> {
+    async fn append(tx: Transaction, catalog: &dyn Catalog, value: &str) -> Result<Table> {
         let append = tx.fast_append().set_snapshot_properties(properties(value));
         append.apply(tx).unwrap().commit(catalog).await
     }
