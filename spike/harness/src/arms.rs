@@ -147,7 +147,7 @@ registry! {
                 column: Some("patch 2 (`iceberg-requirement`)"),
             },
         },
-        /// The check in a `TransactionValidator` (patch 3).
+        /// The check in a `SnapshotAncestryValidator` on the fast append (patch 3).
         Validator => ArmSpec {
             name: "iceberg-validator",
             claims_exactly_once: true,
@@ -170,6 +170,12 @@ registry! {
             claims_exactly_once: true,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::AfterConflict }), column: None },
         },
+        /// The naive sink on the patched build: the patches change no existing behaviour.
+        NaivePatched => ArmSpec {
+            name: "iceberg-naive",
+            claims_exactly_once: false,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::Naive), column: None },
+        },
         /// The original sink on iceberg 0.11.0, the newest release (memory catalog only): does the
         /// stock answer still hold there?
         NaiveStock011 => ArmSpec {
@@ -182,12 +188,6 @@ registry! {
             name: "iceberg-catalog-guard",
             claims_exactly_once: true,
             kind: Kind::Suite { sink: Strategy::Stock011(&stock_011::CatalogGuard), column: None },
-        },
-        /// The naive sink on the patched build: the patches change no existing behaviour.
-        NaivePatched => ArmSpec {
-            name: "iceberg-naive",
-            claims_exactly_once: false,
-            kind: Kind::Suite { sink: Strategy::Patched(&patched::Naive), column: None },
         },
         /// The benchmarks' floor: a stock fast append, no check, holding its table.
         Unguarded =>
@@ -392,6 +392,10 @@ mod tests {
         assert_eq!(naive(IcebergArm::NaiveStock).test_module(), "iceberg_naive_stock");
         assert_eq!(naive(IcebergArm::NaivePatched).test_module(), "iceberg_naive_patched");
         assert_eq!(Arm::Iceberg(IcebergArm::CatalogGuard).test_module(), "iceberg_catalog_guard");
+        // On another release, the build is in both, so the 0.10.1 arms keep their names.
+        assert_eq!(Arm::Iceberg(IcebergArm::NaiveStock011).test_module(), "iceberg_naive_stock_0_11_0");
+        assert_eq!(Arm::Iceberg(IcebergArm::CatalogGuardStock011).label(), "iceberg-catalog-guard@stock-0.11.0");
+        assert_eq!(Arm::Iceberg(IcebergArm::CatalogGuard).label(), "iceberg-catalog-guard");
         assert_eq!(Arm::Delta(DeltaArm::Delta).test_module(), "delta");
         for arm in Arm::all() {
             assert_eq!(Arm::labelled(&arm.label()), Some(arm), "{arm}");
@@ -412,7 +416,9 @@ mod tests {
                 "iceberg-validator",
                 "iceberg-no-rebase",
                 "iceberg-validator-first-on-base",
-                "iceberg-naive@patched"
+                "iceberg-naive@patched",
+                "iceberg-naive@stock-0.11.0",
+                "iceberg-catalog-guard@stock-0.11.0",
             ]
         );
         let columns: Vec<&str> = Arm::columns().into_iter().map(|(arm, _)| arm.name()).collect();

@@ -155,7 +155,7 @@ fn spec_gap(report: &Report, seen: &Observed) -> Decision {
     if holders.is_empty() {
         return decision(Status::Triggered, &cells, seen.catalogs, "no Iceberg arm holds on these catalogs");
     }
-    let by: Vec<&str> = holders.iter().map(|a| a.name()).collect();
+    let by: Vec<String> = holders.iter().map(|a| a.label()).collect();
     decision(
         Status::NotYet,
         &cells,

@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn four_measures_each_arms_declared_footprint() {
         let validator = footprint(VALIDATOR).expect("a sink of this project");
-        assert_eq!(validator.extension_points, vec!["`TransactionValidator`"]);
+        assert_eq!(validator.extension_points, vec!["`SnapshotAncestryValidator`"]);
         assert!(validator.internals.is_empty());
         assert_eq!(footprint(NAIVE[0]).expect("a sink").extension_points, Vec::<&str>::new());
         assert_eq!(footprint(Arm::Iceberg(IcebergArm::PyicebergNaive)), None, "a peer has no code here");
