@@ -143,7 +143,13 @@ async fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let options = args.options();
-    let arms: Vec<Arm> = if args.arms.is_empty() { Arm::suite().collect() } else { args.arms.clone() };
+    // By default every arm of the suite whose build reaches the catalog (0.11.0's has only memory).
+    let reaches = |arm: &Arm| !Target::on(*arm, &[args.catalog]).is_empty();
+    let arms: Vec<Arm> = if args.arms.is_empty() { Arm::suite().filter(reaches).collect() } else { args.arms.clone() };
+    if let Some(arm) = arms.iter().find(|arm| !reaches(arm)) {
+        eprintln!("--arm {}: its build has no {} catalog", arm.label(), args.catalog);
+        return ExitCode::from(2);
+    }
     let exe = std::env::current_exe().expect("own executable");
     let scratch = tempfile::tempdir().expect("temp dir");
     let root = args.keep.clone().unwrap_or_else(|| scratch.path().to_path_buf());
