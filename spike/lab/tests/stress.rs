@@ -13,7 +13,7 @@
 
 use std::process::Command;
 
-use barrier_harness::{Arm, CatalogKind};
+use barrier_harness::{Arm, CatalogKind, Target};
 
 #[test]
 fn many_processes_on_sqlite_lose_nothing() {
@@ -73,7 +73,8 @@ fn stress(kind: CatalogKind) {
         "--catalog",
         kind.name(),
     ]);
-    assert_eq!(audits.len(), Arm::suite().count());
+    // Every arm of the suite whose build reaches the catalog (0.11.0's has only memory).
+    assert_eq!(audits.len(), Arm::suite().filter(|arm| !Target::on(*arm, &[kind]).is_empty()).count());
     for audit in &audits {
         let arm = format!("{} on {}", audit["arm"], audit["catalog"]);
         assert!(count(audit, "pauses") > 0, "{arm}: no writer was paused");
