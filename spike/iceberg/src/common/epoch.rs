@@ -4,7 +4,7 @@ use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use super::ice::spec::{
-    DataFile, FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot, SnapshotRef,
+    FormatVersion, MAIN_BRANCH, NestedField, Operation, PrimitiveType, Schema, Snapshot, SnapshotRef,
     SnapshotReference, SnapshotRetention, SortOrder, Summary, TableMetadata, TableMetadataBuilder, Type,
     UnboundPartitionSpec,
 };
@@ -14,7 +14,6 @@ use barrier_sink::{AppId, Epoch, Hooks, SinkError};
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
 use super::ice::{self, ErrorKind};
-use super::strategy::Append;
 
 /// Summary key naming the app whose batch a snapshot committed.
 pub const APP_ID_KEY: &str = "barrier.app-id";
@@ -34,12 +33,6 @@ pub fn watermark_key(app: &AppId) -> String {
 /// a rebase cannot carry a stale value over another app's.
 pub fn record_watermark(tx: Transaction, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
     tx.update_table_properties().set(watermark_key(app), epoch.to_string()).apply(tx)
-}
-
-/// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
-/// watermark update: what every Iceberg arm commits, whatever guards the commit.
-pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
-    Append { files, app: app.clone(), epoch, check_duplicate: true }.stage(tx)
 }
 
 /// The summary properties a sink's append carries. Not reserved keys: Iceberg's computed

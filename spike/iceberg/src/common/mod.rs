@@ -32,7 +32,7 @@ pub use commit_catalog::CommitCatalog;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
     committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken,
-    record_watermark, stage_append, synthetic_history, watermark, watermark_key,
+    record_watermark, synthetic_history, watermark, watermark_key,
 };
 pub use errors::iceberg_error;
 pub use naive::{Naive, Unguarded};
@@ -41,5 +41,5 @@ pub use sink::IcebergSink;
 pub(crate) use storage::FailpointStorageFactory;
 #[allow(unused_imports, reason = "no guard of the stock build extends the append")]
 pub(crate) use strategy::fast_append;
-pub use strategy::{Append, CheckSite, CommitStrategy};
+pub use strategy::{Append, CheckSite, CommitStrategy, stage_append};
 pub use table::IcebergTable;

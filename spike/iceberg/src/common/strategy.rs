@@ -94,6 +94,12 @@ pub struct Append {
     pub check_duplicate: bool,
 }
 
+/// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
+/// watermark update: what every Iceberg arm commits, whatever guards the commit.
+pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
+    Append { files, app: app.clone(), epoch, check_duplicate: true }.stage(tx)
+}
+
 /// The library's fast append of an [`Append`] on a transaction, as an expression of the
 /// library's own action type (which 0.10.1 does not let a caller name), so that a guard can
 /// extend it before applying it: `fast_append!(tx, append).validate_with(..)`.
