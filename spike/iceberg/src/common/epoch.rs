@@ -163,11 +163,7 @@ pub fn is_epoch_taken(err: &ice::Error) -> bool {
 
 const EPOCH_TAKEN: &str = "barrier: epoch already committed";
 
-/// The check an in-loop guard runs on the table the transaction refreshed.
-pub fn check_free(metadata: &TableMetadata, app: &AppId, epoch: Epoch) -> ice::Result<()> {
-    free(committed_epoch(metadata, app), app, epoch)
-}
-
+/// Whether `epoch` is still free for `app`, given the newest epoch the guard found committed.
 fn free(committed: Result<Option<Epoch>, SinkError>, app: &AppId, epoch: Epoch) -> ice::Result<()> {
     match committed {
         Err(e) => Err(ice::Error::new(ErrorKind::DataInvalid, e.to_string())),

@@ -30,7 +30,7 @@ pub mod sources {
 pub(crate) use catalog::local_fs;
 pub use commit_catalog::CommitCatalog;
 pub use epoch::{
-    APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, check_free, committed_epoch, committed_epoch_full_scan,
+    APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, committed_epoch, committed_epoch_full_scan,
     committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken,
     record_watermark, synthetic_history, watermark, watermark_key,
 };
