@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use async_trait::async_trait;
-use barrier_sink::data::{check_schema, local_path, parquet_rows};
+use barrier_sink::data::{batches_of, check_schema, local_path, parquet_rows};
 use barrier_sink::retry::{MAX_ATTEMPTS, backoff};
 use barrier_sink::{
     AppId, CallCounts, CommitOutcome, CommitSink, Epoch, Failpoint, Footprint, Hooks, SinkError, SourceFile,
@@ -97,6 +97,36 @@ impl DeltaSink {
             .iter()
             .map(|file| root.join(file.path().as_ref()))
             .collect())
+    }
+}
+
+impl DeltaSink {
+    /// Another writer's compaction: every live data file removed and its rows added again in new
+    /// files, one commit (`OPTIMIZE`, `dataChange: false`) with no `txn`.
+    pub(crate) async fn rewrite(&self) -> Result<bool, SinkError> {
+        let table = self.load().await?;
+        let root = local_path(self.url.as_str()).to_path_buf();
+        let snapshot = table.snapshot().map_err(delta_error)?;
+        let mut actions = vec![];
+        for file in snapshot.log_data().iter() {
+            let path = root.join(file.path().as_ref());
+            let bytes =
+                std::fs::read(&path).map_err(|e| SinkError::Delta(format!("{}: {e}", path.display()).into()))?;
+            for batch in batches_of(&path.to_string_lossy(), bytes.into())? {
+                actions.extend(write(&table, &batch).await?);
+            }
+            actions.push(Action::Remove(file.remove_action(false)));
+        }
+        if actions.is_empty() {
+            return Ok(false);
+        }
+        let operation = DeltaOperation::Optimize { predicate: None, target_size: 0 };
+        CommitBuilder::default()
+            .with_actions(actions)
+            .build(Some(snapshot), table.log_store(), operation)
+            .await
+            .map_err(delta_error)?;
+        Ok(true)
     }
 }
 

@@ -60,6 +60,11 @@ impl DeltaTable {
             .map_err(delta_error)
     }
 
+    /// Another writer rewrites the table's data (a compaction); `false` if it holds none.
+    pub async fn rewrite_data(&self) -> Result<bool, SinkError> {
+        DeltaSink::plain(&self.path)?.rewrite().await
+    }
+
     /// Every epoch `app` committed, one entry per commit (duplicates included), in log order:
     /// read from the `txn` actions of each commit file (the snapshot keeps only the latest).
     pub fn epoch_history(&self, app: &AppId) -> Result<Vec<Epoch>, SinkError> {

@@ -38,6 +38,8 @@ registry! {
         AbortedCommitLosesNothing =>
             ScenarioSpec { name: "aborted_commit_loses_nothing", forced: true, exclusive: true },
         EpochsSurviveExpiry => body("epochs_survive_expiry"),
+        EpochsSurviveRewrite => forced("epochs_survive_rewrite"),
+        ZombieOtherBatch => forced("zombie_other_batch"),
         LostResponse => body("lost_response"),
     }
 }

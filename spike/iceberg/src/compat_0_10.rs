@@ -8,6 +8,9 @@ use super::ice::{self, MetadataLocation};
 /// What `FileWrite::close` returns.
 pub type Closed = ();
 
+/// What `FileWrite::close` returns for a file of `size` bytes.
+pub fn closed(_size: u64) -> Closed {}
+
 /// The first metadata location of a table with `metadata`.
 pub fn first_metadata_location(metadata: &TableMetadata) -> ice::Result<MetadataLocation> {
     Ok(MetadataLocation::new_with_metadata(metadata.location(), metadata))

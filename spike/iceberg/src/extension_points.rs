@@ -22,8 +22,21 @@ pub const TRANSACTION_VALIDATOR: ExtensionPoint = ExtensionPoint {
 pub const WITH_REBASE: ExtensionPoint =
     ExtensionPoint { name: "`Transaction::with_rebase(Rebase::Never)`", markers: &[".with_rebase(Rebase::Never)"] };
 
-pub const EXTENSION_POINTS: [&ExtensionPoint; 5] =
-    [&CATALOG_DECORATOR, &TRANSACTION_ACTION, &ASSERT_REF_SNAPSHOT_ID, &TRANSACTION_VALIDATOR, &WITH_REBASE];
+/// Stock: the fast append's duplicate-file check (`with_check_duplicate`, on by default), run on
+/// the refreshed base, refusing data files named from the epoch.
+pub const DUPLICATE_FILE_CHECK: ExtensionPoint = ExtensionPoint {
+    name: "the fast append's duplicate-file check, on data files named from the epoch",
+    markers: &["FileNames::Keyed"],
+};
+
+pub const EXTENSION_POINTS: [&ExtensionPoint; 6] = [
+    &CATALOG_DECORATOR,
+    &TRANSACTION_ACTION,
+    &ASSERT_REF_SNAPSHOT_ID,
+    &TRANSACTION_VALIDATOR,
+    &WITH_REBASE,
+    &DUPLICATE_FILE_CHECK,
+];
 
 /// An arm whose own files name one of these builds part of the write path itself.
 pub const WRITE_PATH_INTERNALS: [&str; 6] = [

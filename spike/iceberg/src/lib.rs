@@ -203,6 +203,14 @@ impl Table {
     }
 
     /// Expires every snapshot but the current one; returns how many it removed.
+    /// Another writer rewrites the table's data (every live data file replaced by new files with
+    /// the same rows, a `replace` snapshot with no epoch); `false` if it holds none. Published by
+    /// registering the next metadata file on the stock builds, through the library's commit on
+    /// the patched one (`common/rewrite.rs`).
+    pub async fn rewrite_data(&self) -> Result<bool, SinkError> {
+        on_build!(self, t => t.rewrite_data().await)
+    }
+
     pub async fn expire_all_but_current(&self) -> Result<usize, SinkError> {
         on_build!(self, t => t.expire_all_but_current().await)
     }

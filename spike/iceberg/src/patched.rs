@@ -18,6 +18,7 @@ pub(crate) mod remote;
 
 mod action;
 mod no_rebase;
+pub(crate) mod publish;
 mod requirement;
 mod validator;
 

@@ -13,10 +13,15 @@ mod common;
 #[path = "compat_0_10.rs"]
 pub(crate) mod compat;
 #[allow(clippy::duplicate_mod)]
+#[path = "publish_by_register.rs"]
+pub(crate) mod publish;
+#[allow(clippy::duplicate_mod)]
 #[path = "remote_catalogs.rs"]
 pub(crate) mod remote;
 
 mod catalog_guard;
+mod file_key;
 
 pub use catalog_guard::CatalogGuard;
 pub use common::*;
+pub use file_key::FileKey;

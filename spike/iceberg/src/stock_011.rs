@@ -14,6 +14,9 @@ mod common;
 #[allow(clippy::duplicate_mod)]
 #[path = "stock/catalog_guard.rs"]
 mod catalog_guard;
+#[allow(clippy::duplicate_mod)]
+#[path = "publish_by_register.rs"]
+pub(crate) mod publish;
 
 /// Where 0.11.0's API differs from 0.10.1's, as `common` uses it (`compat_0_10.rs`).
 pub(crate) mod compat {
@@ -24,6 +27,11 @@ pub(crate) mod compat {
 
     /// What `FileWrite::close` returns.
     pub type Closed = FileMetadata;
+
+    /// What `FileWrite::close` returns for a file of `size` bytes.
+    pub fn closed(size: u64) -> Closed {
+        FileMetadata { size }
+    }
 
     /// The first metadata location of a table with `metadata`.
     pub fn first_metadata_location(metadata: &TableMetadata) -> ice::Result<MetadataLocation> {

@@ -50,7 +50,7 @@ async fn num_retries_zero_does_not_stop_the_rebase() {
     assert_eq!(committed_epoch(stale.metadata(), &app).unwrap(), None, "epoch 1 is free when the stale writer checks");
 
     let winner = table.load().await.unwrap();
-    let files = IcebergTable::write(&winner, &batch(0, 10, "winner")).await.unwrap();
+    let files = IcebergTable::write(&winner, &batch(0, 10, "winner"), "winner".into()).await.unwrap();
     let won = stage_append(Transaction::new(&winner), files, &app, one)
         .unwrap()
         .commit(table.catalog.as_ref())
@@ -58,7 +58,7 @@ async fn num_retries_zero_does_not_stop_the_rebase() {
         .unwrap();
     let winning_snapshot = won.metadata().current_snapshot_id().unwrap();
 
-    let files = IcebergTable::write(&stale, &batch(10, 10, "stale")).await.unwrap();
+    let files = IcebergTable::write(&stale, &batch(10, 10, "stale"), "stale".into()).await.unwrap();
     let late = stage_append(Transaction::new(&stale), files, &app, one)
         .unwrap()
         .commit(table.catalog.as_ref())
@@ -77,7 +77,7 @@ async fn computed_summary_keys_win_over_caller_keys() {
     let dir = tempfile::tempdir().unwrap();
     let table = table(dir.path()).await;
     let base = table.load().await.unwrap();
-    let files = IcebergTable::write(&base, &batch(0, 7, "summary")).await.unwrap();
+    let files = IcebergTable::write(&base, &batch(0, 7, "summary"), "summary".into()).await.unwrap();
     let tx = Transaction::new(&base);
     let append = tx.fast_append().add_data_files(files).set_snapshot_properties(HashMap::from([
         ("added-records".to_string(), "999".to_string()),

@@ -57,6 +57,15 @@ pub fn parquet_rows_of(location: &str, bytes: bytes::Bytes) -> Result<u64, SinkE
     Ok(reader.metadata().file_metadata().num_rows() as u64)
 }
 
+/// The rows of one Parquet file, read whole into `bytes`.
+pub fn batches_of(location: &str, bytes: bytes::Bytes) -> Result<Vec<RecordBatch>, SinkError> {
+    ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .and_then(|builder| builder.build())
+        .map_err(|e| parquet_error(location, e))?
+        .map(|batch| batch.map_err(|e| parquet_error(location, e)))
+        .collect()
+}
+
 /// The distinct values of the `payload` column of one Parquet file, read whole into `bytes`: the
 /// batch identities a stress writer wrote into its rows.
 pub fn payloads_of(location: &str, bytes: bytes::Bytes) -> Result<BTreeSet<String>, SinkError> {

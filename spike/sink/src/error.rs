@@ -44,6 +44,13 @@ pub enum SinkError {
     /// Other writers kept winning; the batch was not committed and may be offered again.
     #[error("gave up after {attempts} conflicting attempts")]
     Conflict { attempts: usize },
+    /// The epoch is claimed by another attempt that has not committed it: a sink that names its
+    /// data files from `(app, epoch)` and creates them only if absent found another batch's file
+    /// at its name (`iceberg-file-key`). Nothing was written; the other attempt is in flight or
+    /// died. Offering the epoch again answers `AlreadyCommitted` once it commits; a dead
+    /// attempt's file keeps the epoch claimed until it is removed or the same batch is offered.
+    #[error("epoch claimed by another attempt's data file")]
+    EpochClaimed(#[source] Source),
     /// The table holds something this sink did not write (an unparsable epoch).
     #[error("table content is not what this sink writes: {0}")]
     Corrupt(String),
@@ -75,6 +82,7 @@ pub enum ErrorKind {
     OutcomeUnknown,
     Storage,
     Conflict,
+    EpochClaimed,
     Corrupt,
     Injected,
     Iceberg,
@@ -107,6 +115,7 @@ impl SinkError {
             SinkError::OutcomeUnknown(_) => ErrorKind::OutcomeUnknown,
             SinkError::Storage(_) => ErrorKind::Storage,
             SinkError::Conflict { .. } => ErrorKind::Conflict,
+            SinkError::EpochClaimed(_) => ErrorKind::EpochClaimed,
             SinkError::Corrupt(_) => ErrorKind::Corrupt,
             SinkError::Injected(_) => ErrorKind::Injected,
             SinkError::Iceberg(_) => ErrorKind::Iceberg,

@@ -13,6 +13,7 @@ mod faults;
 mod ledger;
 mod races;
 mod sequences;
+mod stale;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -170,5 +171,7 @@ pub async fn run(scenario: Scenario, fx: &Fixture, probe_rounds: usize) -> Resul
         Scenario::AbortedCommitLosesNothing => faults::aborted_commit_loses_nothing(fx).await,
         Scenario::EpochsSurviveExpiry => sequences::epochs_survive_expiry(fx).await,
         Scenario::LostResponse => faults::lost_response(fx).await,
+        Scenario::EpochsSurviveRewrite => stale::epochs_survive_rewrite(fx).await,
+        Scenario::ZombieOtherBatch => stale::zombie_other_batch(fx).await,
     }
 }

@@ -1,8 +1,11 @@
 //! The bodies where two writers race on one epoch: freely (how often they really overlapped is
 //! counted), and held in a window (after the check, at the swap) so that the overlap is certain.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
+
+use tokio::task::JoinHandle;
 
 use barrier_sink::{AppId, CommitOutcome, HeldWindow, Hooks, Lane, Round, SinkError};
 
@@ -17,24 +20,35 @@ use crate::scenario::Scenario;
 /// A safety net against a hang, not an ordering device: the window itself orders the writers.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(120);
 
-/// Two writers race once on the same epoch; each has a sink of its own.
+/// Two writers race once on the same epoch; each has a sink of its own. A writer told that
+/// another attempt claims the epoch (`EpochClaimed`: `iceberg-file-key` found the other writer's
+/// file at its name before that writer committed) offers it again once the race is over, as its
+/// caller would.
 async fn race(fx: &Fixture, a: &AppId, n: u64) -> Result<(Vec<CommitOutcome>, bool), SinkError> {
     let round = Round::new();
     let lanes = [round.lane(), round.lane()];
     let start = Arc::new(tokio::sync::Barrier::new(lanes.len()));
+    let rows = |i: usize| batch((n * 1000 + i as u64 * 100) as i64, BATCH_ROWS, &format!("writer-{i}"));
     let mut tasks = vec![];
     for (i, lane) in lanes.iter().enumerate() {
         let sink = fx.writer(Hooks::default().with_lane(Arc::clone(lane))).await?;
-        let (start, a) = (Arc::clone(&start), a.clone());
-        let rows = batch((n * 1000 + i as u64 * 100) as i64, BATCH_ROWS, &format!("writer-{i}"));
+        let (start, a, rows) = (Arc::clone(&start), a.clone(), rows(i));
         tasks.push(tokio::spawn(async move {
             start.wait().await;
-            sink.commit(&a, epoch(n), rows).await
+            let told = sink.commit(&a, epoch(n), rows).await;
+            (sink, told)
         }));
     }
-    let mut outcomes = vec![];
+    let mut told = vec![];
     for task in tasks {
-        outcomes.push(task.await.expect("writer task panicked")?);
+        told.push(task.await.expect("writer task panicked"));
+    }
+    let mut outcomes = vec![];
+    for (i, (sink, result)) in told.into_iter().enumerate() {
+        outcomes.push(match result {
+            Err(SinkError::EpochClaimed(_)) => sink.commit(a, epoch(n), rows(i)).await?,
+            other => other?,
+        });
     }
     Ok((outcomes, Lane::overlapped(&lanes)))
 }
@@ -48,7 +62,7 @@ pub(super) async fn concurrent_writers_commit_once(fx: &Fixture) -> Result<Findi
         ledger.record(&a, epoch(1), *outcome);
     }
     let commits = ledger.commits();
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.arm().claims_in(Scenario::ConcurrentWritersCommitOnce);
     let sink = fx.writer(Hooks::default()).await?;
     ledger
         .finding(
@@ -75,7 +89,7 @@ pub(super) async fn contention_probe(fx: &Fixture, rounds: usize) -> Result<Find
         contention.overlapped += usize::from(overlapped);
         contention.duplicated += usize::from(ledger.commits() - before > 1);
     }
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.arm().claims_in(Scenario::ContentionProbe);
     let sink = fx.writer(Hooks::default()).await?;
     let mut finding = ledger
         .finding(
@@ -111,6 +125,25 @@ pub(super) async fn held_at_swap(fx: &Fixture) -> Result<Finding, Error> {
         .await
 }
 
+/// Waits until the writer of `task` reaches `window`, and hands the task back.
+pub(super) async fn until_held<T: std::fmt::Debug>(
+    window: &HeldWindow,
+    mut task: JoinHandle<T>,
+) -> Result<JoinHandle<T>, Error> {
+    let reached = tokio::time::timeout(WINDOW_DEADLINE, async {
+        tokio::select! {
+            () = window.reached() => Ok(()),
+            early = &mut task => Err(early),
+        }
+    })
+    .await;
+    match reached {
+        Ok(Ok(())) => Ok(task),
+        Ok(Err(early)) => Err(Error::Broken(format!("held writer finished without reaching its window: {early:?}"))),
+        Err(_) => Err(Error::Broken("held writer never reached its window".into())),
+    }
+}
+
 async fn held(
     fx: &Fixture,
     scenario: Scenario,
@@ -122,46 +155,47 @@ async fn held(
     let held = fx.writer(hold(Hooks::default(), Arc::clone(&window))).await?;
     let other = fx.writer(Hooks::default()).await?;
     let held_app = a.clone();
-    let mut held_task =
-        tokio::spawn(async move { held.commit(&held_app, epoch(1), batch(0, BATCH_ROWS, "held")).await });
-    let reached = tokio::time::timeout(WINDOW_DEADLINE, async {
-        tokio::select! {
-            () = window.reached() => Ok(()),
-            early = &mut held_task => Err(early),
-        }
-    })
-    .await;
-    match reached {
-        Ok(Ok(())) => {}
-        Ok(Err(early)) => {
-            return Err(Error::Broken(format!("held writer finished without reaching its window: {early:?}")));
-        }
-        Err(_) => return Err(Error::Broken("held writer never reached its window".into())),
-    }
+    let held_task = tokio::spawn(async move { held.commit(&held_app, epoch(1), batch(0, BATCH_ROWS, "held")).await });
+    let held_task = until_held(&window, held_task).await?;
     let mut ledger = Ledger::default();
-    let winner = ledger.record(&a, epoch(1), other.commit(&a, epoch(1), batch(100, BATCH_ROWS, "other")).await?);
-    window.release();
-    let loser = held_task.await.expect("held writer panicked")?;
+    let offer = || batch(100, BATCH_ROWS, "other");
+    let (winner, loser, claimed) = match other.commit(&a, epoch(1), offer()).await {
+        // The held writer's file already claims the epoch (`iceberg-file-key` at the swap): the
+        // other writer offers it again once the held one is done.
+        Err(SinkError::EpochClaimed(_)) => {
+            window.release();
+            let held = held_task.await.expect("held writer panicked")?;
+            (other.commit(&a, epoch(1), offer()).await?, held, true)
+        }
+        told => {
+            let told = told?;
+            window.release();
+            (told, held_task.await.expect("held writer panicked")?, false)
+        }
+    };
+    ledger.record(&a, epoch(1), winner);
     ledger.record(&a, epoch(1), loser);
     let commits = ledger.commits();
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.arm().claims_in(scenario);
+    let taken = CommitOutcome::AlreadyCommitted { committed: epoch(1) };
+    // The writer that must have committed, its rows the table's; the other is told the epoch.
+    let (first, second, landed) = if claimed { (loser, winner, "held") } else { (winner, loser, "other") };
+    let rows = fx.epoch_batches(&a).await?;
+    let rows_of_reporter = rows.len() != 1 || rows[0].1 == BTreeSet::from([landed.to_string()]);
     let (expected, passed) = if claims {
         (
-            "1 commit: the other writer's; the held one AlreadyCommitted{1}".to_string(),
-            commits == 1
-                && winner == CommitOutcome::Committed
-                && loser == CommitOutcome::AlreadyCommitted { committed: epoch(1) },
+            "1 commit, its rows the batch of the writer told Committed: the other writer's, the held one \
+             AlreadyCommitted{1} (or, where the held writer's file already claimed the epoch, the other way round)"
+                .to_string(),
+            commits == 1 && first == CommitOutcome::Committed && second == taken && rows_of_reporter,
         )
     } else {
         (format!("2 commits: {duplicate}"), commits == 2)
     };
-    ledger
-        .finding(
-            scenario,
-            other.as_ref(),
-            expected,
-            format!("{commits} commit(s): other {}, held {}", brief(&Ok(winner)), brief(&Ok(loser))),
-            passed,
-        )
-        .await
+    let claim = if claimed { " (other told EpochClaimed first, offered again after the held one)" } else { "" };
+    let mut observed = format!("{commits} commit(s): other {}, held {}{claim}", brief(&Ok(winner)), brief(&Ok(loser)));
+    if !rows_of_reporter {
+        observed.push_str(&format!("; ROWS NOT THE REPORTER'S: epoch 1 holds {:?}", rows[0].1));
+    }
+    ledger.finding(scenario, other.as_ref(), expected, observed, passed).await
 }

@@ -7,6 +7,7 @@ use std::fmt;
 
 use barrier_sink::{Failpoint, SinkError};
 
+use super::create_only::KeyTaken;
 use super::ice::{self, ErrorKind};
 
 /// How an injected failure's message starts: the message is what survives the library's error
@@ -29,6 +30,9 @@ pub fn iceberg_error(err: ice::Error) -> SinkError {
     }
     if let Some(point) = err.message().strip_prefix(INJECTED).and_then(Failpoint::named) {
         return SinkError::Injected(point);
+    }
+    if sources(&err).any(|e| e.is::<KeyTaken>()) {
+        return SinkError::EpochClaimed(Box::new(err));
     }
     if sources(&err).any(|e| e.is::<StorageFailed>()) {
         return SinkError::Storage(Box::new(err));

@@ -7,18 +7,22 @@
 //! `remote` to how it opens the catalogs other than `memory`), so that the builds run literally
 //! the same code and differ only in the library underneath.
 
-pub(crate) use super::{compat, ice, remote};
+pub(crate) use super::{compat, ice, publish, remote};
 
 mod catalog;
 mod commit_catalog;
+mod create_only;
 mod epoch;
 mod errors;
 mod naive;
 mod owned_loop;
+mod rewrite;
 mod sink;
 mod storage;
 mod strategy;
 mod table;
+
+pub(crate) use rewrite::main_at;
 
 /// The shared files an arm's footprint declares when its check rides on them.
 pub mod sources {
@@ -29,6 +33,7 @@ pub mod sources {
 #[allow(unused_imports, reason = "for the builds' SQL catalogs; 0.11.0 has none")]
 pub(crate) use catalog::local_fs;
 pub use commit_catalog::CommitCatalog;
+pub use create_only::KeyTaken;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, committed_epoch, committed_epoch_full_scan,
     committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken,
@@ -41,5 +46,5 @@ pub use sink::IcebergSink;
 pub(crate) use storage::FailpointStorageFactory;
 #[allow(unused_imports, reason = "no guard of the stock build extends the append")]
 pub(crate) use strategy::fast_append;
-pub use strategy::{Append, CheckSite, CommitStrategy, stage_append};
+pub use strategy::{Append, CheckSite, CommitStrategy, FileNames, stage_append};
 pub use table::IcebergTable;

@@ -113,7 +113,22 @@ impl Attempts for Body<'_> {
         }
         let files = match &self.files {
             Some(written) => written.clone(),
-            None => self.files.insert(IcebergTable::write(base, self.batch).await?).clone(),
+            None => {
+                let prefix = strategy.file_names().prefix(&check.app, check.epoch);
+                match IcebergTable::write(base, self.batch, prefix).await {
+                    Ok(written) => self.files.insert(written).clone(),
+                    // Another batch's file holds the epoch's name: committed (a replay), or
+                    // another attempt's, in flight or dead.
+                    Err(claimed @ SinkError::EpochClaimed(_)) => {
+                        let now = sink.table.load().await?;
+                        return match IcebergTable::replay(&now, &check.app, check.epoch)? {
+                            Some(replay) => Ok(Attempt::Done(replay, Some(now))),
+                            None => Err(claimed),
+                        };
+                    }
+                    Err(err) => return Err(err),
+                }
+            }
         };
         let append =
             Append { files, app: check.app.clone(), epoch: check.epoch, check_duplicate: strategy.check_duplicate() };

@@ -12,6 +12,7 @@
 //!
 //! It also counts the files and bytes written and read through it ([`crate::storage_io`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use barrier_sink::Failpoint;
 use barrier_sink::failpoints::StorageFault as Fault;
 
+use super::create_only::{CreateOnlyWrite, is_create_only};
 use super::errors::{failed_storage as failed, injected};
 use super::ice::io::{
     FileMetadata, FileRead, FileWrite, InputFile, OutputFile, Storage, StorageConfig, StorageFactory,
@@ -43,16 +45,19 @@ pub struct FailpointStorageFactory {
 #[typetag::serde]
 impl StorageFactory for FailpointStorageFactory {
     fn build(&self, config: &StorageConfig) -> ice::Result<Arc<dyn Storage>> {
-        Ok(Arc::new(FailpointStorage { inner: self.inner.build(config)? }))
+        Ok(Arc::new(FailpointStorage { inner: self.inner.build(config)?, props: config.props().clone() }))
     }
 }
 
 /// The wrapped storage, plus [`Failpoint::AfterMetadataFile`] after a metadata file is written, and
 /// `errors::StorageFailed` as the source of every error. Cheap to clone, so the input and output files
-/// it hands out carry their own copy and still read and write through it.
+/// it hands out carry their own copy and still read and write through it. A data file named as
+/// create-only (`create_only.rs`) is written only if absent.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FailpointStorage {
     inner: Arc<dyn Storage>,
+    /// The storage's properties, which a create-only write to S3 opens its own client with.
+    props: HashMap<String, String>,
 }
 
 #[async_trait]
@@ -101,7 +106,11 @@ impl Storage for FailpointStorage {
         if fault == Some(Fault::Error) {
             return Err(injected_failure(Fault::Error, path));
         }
-        let inner = self.inner.writer(path).await.map_err(failed)?;
+        let inner: Box<dyn FileWrite> = if is_create_only(path) {
+            Box::new(CreateOnlyWrite::new(path, &self.props)?)
+        } else {
+            self.inner.writer(path).await.map_err(failed)?
+        };
         storage_io::file_created(path);
         Ok(Box::new(MarkedWrite { inner, path: path.to_string(), partial: fault == Some(Fault::Partial) }))
     }

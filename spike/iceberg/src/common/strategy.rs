@@ -9,6 +9,7 @@ use std::sync::Arc;
 use barrier_sink::{AppId, Epoch, Footprint};
 
 use super::commit_catalog::CommitCatalog;
+use super::create_only;
 use super::epoch::{EpochCheck, epoch_summary, is_epoch_taken, record_watermark};
 use super::ice;
 use super::ice::Catalog;
@@ -28,6 +29,44 @@ pub enum CheckSite {
     Commit,
     /// Nowhere: the floor, which claims nothing.
     Nowhere,
+}
+
+/// How an attempt names the data files it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileNames {
+    /// A fresh name per attempt: no two writers ever pick the same one.
+    Unique,
+    /// A name from `(app, epoch)`: every attempt at an epoch writes the same paths, so the fast
+    /// append's duplicate-file check refuses a second commit of the epoch while the first one's
+    /// files are live. Written only if absent where `create_only` (`create_only.rs`), else
+    /// overwritten.
+    Keyed { create_only: bool },
+}
+
+impl FileNames {
+    /// The prefix of the data files' names (the writer appends `-00000.parquet`, `-00001...`).
+    pub fn prefix(self, app: &AppId, epoch: Epoch) -> String {
+        match self {
+            FileNames::Unique => uuid::Uuid::new_v4().to_string(),
+            FileNames::Keyed { create_only } => {
+                // Only ASCII letters, digits and `_` are kept, so that a key has no `-` and
+                // `(app, epoch)` reads back from the name unambiguously; any other byte is `~xx`.
+                let app: String = app
+                    .as_str()
+                    .bytes()
+                    .map(|b| {
+                        if b.is_ascii_alphanumeric() || b == b'_' {
+                            (b as char).to_string()
+                        } else {
+                            format!("~{b:02x}")
+                        }
+                    })
+                    .collect();
+                let once = if create_only { create_only::PREFIX } else { "" };
+                format!("{once}{app}-{epoch}")
+            }
+        }
+    }
 }
 
 /// One way of making an Iceberg commit conditional (or, the floor, of not making it so).
@@ -63,6 +102,11 @@ pub trait CommitStrategy: Send + Sync {
     /// its cost, reading every manifest of the current snapshot on every attempt.
     fn check_duplicate(&self) -> bool {
         true
+    }
+
+    /// How its data files are named; by default a fresh name per attempt.
+    fn file_names(&self) -> FileNames {
+        FileNames::Unique
     }
 
     /// Stages `append` on a transaction on `base`, with the arm's guard; by default the plain

@@ -15,7 +15,8 @@ use uuid::Uuid;
 use super::epoch::{app_snapshots, committed_epoch, committed_epoch_on_main, extend_history};
 use super::errors::{iceberg_error, load_error};
 use super::ice::spec::{
-    DataFile, DataFileFormat, ManifestListWriter, ManifestStatus, NestedField, PrimitiveType, Schema, Type,
+    DataFile, DataFileFormat, ManifestListWriter, ManifestStatus, NestedField, PrimitiveType, Schema, TableMetadata,
+    Type,
 };
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
@@ -25,7 +26,7 @@ use super::ice::writer::file_writer::location_generator::{DefaultFileNameGenerat
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, MetadataLocation, NamespaceIdent, TableCreation, TableIdent};
-use super::{catalog, compat};
+use super::{catalog, compat, publish, rewrite};
 use crate::connection::Connection;
 
 /// Commit retry settings of every table the experiment creates. The defaults (4 retries, 100 ms
@@ -114,12 +115,6 @@ impl IcebergTable {
         let base = self.load().await?;
         let location =
             base.metadata_location().ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?;
-        // A REST server may name its files in a form `MetadataLocation` does not parse
-        // (SeaweedFS: `v1.metadata.json`); the seeded file only needs a name of its own.
-        let next = MetadataLocation::from_str(location)
-            .or_else(|_| compat::first_metadata_location(base.metadata()))
-            .map_err(iceberg_error)?
-            .with_next_version();
         let lists = format!("{}/metadata/seeded-{}", base.metadata().location(), Uuid::new_v4());
         let metadata = extend_history(
             base.metadata().clone(),
@@ -138,17 +133,30 @@ impl IcebergTable {
                 .await
                 .map_err(iceberg_error)?;
         }
+        self.register_again(&base, metadata).await
+    }
+
+    /// Writes `metadata` as the metadata file after `base`'s and registers the table again on it,
+    /// outside the catalog's compare-and-swap (nothing else may commit meanwhile). Fails, rather
+    /// than leave a different table, on a catalog that registers a file without reading it
+    /// (SeaweedFS's REST catalog, which loads an empty schema and no snapshots back).
+    pub(crate) async fn register_again(&self, base: &Table, metadata: TableMetadata) -> Result<(), SinkError> {
+        let location =
+            base.metadata_location().ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?;
+        // A REST server may name its files in a form `MetadataLocation` does not parse
+        // (SeaweedFS: `v1.metadata.json`); the next file only needs a name of its own.
+        let next = MetadataLocation::from_str(location)
+            .or_else(|_| compat::first_metadata_location(base.metadata()))
+            .map_err(iceberg_error)?
+            .with_next_version();
         metadata.write_to(base.file_io(), &next).await.map_err(iceberg_error)?;
         self.catalog.drop_table(&self.ident).await.map_err(iceberg_error)?;
         self.catalog.register_table(&self.ident, next.to_string()).await.map_err(iceberg_error)?;
-        // A catalog may register a file without reading it (SeaweedFS's REST catalog loads an
-        // empty schema and no snapshots back): a table that is not the one seeded must not be
-        // measured as if it were.
         let registered = self.load().await?;
         if registered.metadata().snapshots().count() != metadata.snapshots().count() {
             return Err(SinkError::Iceberg(
                 format!(
-                    "the catalog registered {next} but loads a table of {} snapshots, not the {} seeded: \
+                    "the catalog registered {next} but loads a table of {} snapshots, not the {} written: \
                  it does not read the file it registers",
                     registered.metadata().snapshots().count(),
                     metadata.snapshots().count()
@@ -157,6 +165,14 @@ impl IcebergTable {
             ));
         }
         Ok(())
+    }
+
+    /// Another writer rewrites the table's data (`rewrite.rs`): `false` if it holds none.
+    pub async fn rewrite_data(&self) -> Result<bool, SinkError> {
+        let base = self.load().await?;
+        let Some(snapshot) = rewrite::replace_snapshot(&base).await? else { return Ok(false) };
+        publish::snapshot(self, &base, snapshot).await?;
+        Ok(true)
     }
 
     pub async fn load(&self) -> Result<Table, SinkError> {
@@ -187,9 +203,9 @@ impl IcebergTable {
         }
     }
 
-    /// Writes `batch` as Parquet data files of `table`, after checking its schema. The files are
-    /// referenced by nothing until a commit adds them.
-    pub async fn write(table: &Table, batch: &RecordBatch) -> Result<Vec<DataFile>, SinkError> {
+    /// Writes `batch` as Parquet data files of `table` named `{prefix}-00000.parquet` and on,
+    /// after checking its schema. The files are referenced by nothing until a commit adds them.
+    pub async fn write(table: &Table, batch: &RecordBatch, prefix: String) -> Result<Vec<DataFile>, SinkError> {
         let schema = table.metadata().current_schema();
         let arrow = ice::arrow::schema_to_arrow_schema(schema).map_err(iceberg_error)?;
         check_schema(batch, &arrow)?;
@@ -198,8 +214,7 @@ impl IcebergTable {
             .map_err(|e| SinkError::SchemaMismatch(Box::new(e)))?;
 
         let locations = DefaultLocationGenerator::new(table.metadata()).map_err(iceberg_error)?;
-        // A prefix per attempt: concurrent writers must never pick the same file name.
-        let names = DefaultFileNameGenerator::new(Uuid::new_v4().to_string(), None, DataFileFormat::Parquet);
+        let names = DefaultFileNameGenerator::new(prefix, None, DataFileFormat::Parquet);
         let parquet = ParquetWriterBuilder::new(WriterProperties::default(), schema.clone());
         let rolling =
             RollingFileWriterBuilder::new_with_default_file_size(parquet, table.file_io().clone(), locations, names);
