@@ -22,10 +22,11 @@ use crate::syscalls::Syscalls;
 
 /// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
 /// arms), in the order the tables print them: the suite's arms on the stock build.
-pub const ARMS: [Arm; 10] = [
+pub const ARMS: [Arm; 11] = [
     Arm::Iceberg(IcebergArm::Unguarded),
     Arm::Iceberg(IcebergArm::NaiveStock),
     Arm::Iceberg(IcebergArm::CatalogGuard),
+    Arm::Iceberg(IcebergArm::FileKey),
     Arm::Iceberg(IcebergArm::Action),
     Arm::Iceberg(IcebergArm::Requirement),
     Arm::Iceberg(IcebergArm::Validator),

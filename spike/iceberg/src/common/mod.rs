@@ -27,6 +27,7 @@ pub(crate) use rewrite::main_at;
 /// The shared files an arm's footprint declares when its check rides on them.
 pub mod sources {
     pub use super::commit_catalog::SOURCE as COMMIT_CATALOG;
+    pub use super::create_only::SOURCE as CREATE_ONLY;
     pub use super::owned_loop::SOURCE as OWNED_LOOP;
 }
 

@@ -15,8 +15,8 @@ use uuid::Uuid;
 use super::epoch::{app_snapshots, committed_epoch, committed_epoch_on_main, extend_history};
 use super::errors::{iceberg_error, load_error};
 use super::ice::spec::{
-    DataFile, DataFileFormat, ManifestListWriter, ManifestStatus, NestedField, PrimitiveType, Schema, TableMetadata,
-    Type,
+    DataContentType, DataFile, DataFileBuilder, DataFileFormat, ManifestFile, ManifestListWriter, ManifestStatus,
+    ManifestWriterBuilder, NestedField, PrimitiveType, Schema, TableMetadata, Type,
 };
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
@@ -102,15 +102,19 @@ impl IcebergTable {
         Ok(IcebergTable { catalog: self.catalog.clone(), ident })
     }
 
-    /// Gives the table `snapshots` more snapshots on `main`, appends of `app` with no data files
-    /// and epochs 1 to `snapshots`, in seconds at any history: the metadata
-    /// is built in one pass ([`extend_history`]) and written as the next metadata file, with a
-    /// real, empty manifest list for the new current snapshot (the next append reads it), and the
-    /// table is registered again on that file. The older snapshots' manifest lists are named and
-    /// never written: nothing that commits or counts rows reads them, but a reader of every
-    /// snapshot's files (`table_files`, so `left_behind`) would fail on them. Fails, rather than
-    /// seed a different table, on a catalog that registers a file without reading it (SeaweedFS's
-    /// REST catalog, where `wire` seeds with real commits instead).
+    /// Gives the table `snapshots` more snapshots on `main`, appends of `app` with epochs 1 to
+    /// `snapshots`, in seconds at any history: the metadata is built in one pass
+    /// ([`extend_history`]) and written as the next metadata file, and the table is registered
+    /// again on that file. The new current snapshot's manifest list is real and lists one manifest
+    /// per seeded snapshot, as iceberg-rust's fast append leaves a table (it never merges
+    /// manifests), so that what reads every manifest of the current snapshot (the duplicate-file
+    /// check) costs what it would on that history. Each seeded manifest holds one entry, a data
+    /// file that snapshot removed (status `DELETED`, the file never written): it is decoded like a
+    /// live one, and nothing that counts rows reads it. The older snapshots' manifest lists are
+    /// named and never written: nothing that commits or counts rows reads them, but a reader of
+    /// every snapshot's files (`table_files`, so `left_behind`) would fail on them. Fails, rather
+    /// than seed a different table, on a catalog that registers a file without reading it
+    /// (SeaweedFS's REST catalog, where `wire` seeds with real commits instead).
     pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
         let base = self.load().await?;
         let location =
@@ -128,10 +132,16 @@ impl IcebergTable {
             // The fixtures' tables are format v2, `TableCreation`'s default.
             let list = base.file_io().new_output(head.manifest_list()).map_err(iceberg_error)?;
             let writer = list.writer().await.map_err(iceberg_error)?;
-            ManifestListWriter::v2(writer, head.snapshot_id(), head.parent_snapshot_id(), head.sequence_number())
-                .close()
-                .await
-                .map_err(iceberg_error)?;
+            let mut list =
+                ManifestListWriter::v2(writer, head.snapshot_id(), head.parent_snapshot_id(), head.sequence_number());
+            let seeded = metadata.snapshots().filter(|s| s.sequence_number() > base.metadata().last_sequence_number());
+            let mut manifests = vec![];
+            for snapshot in seeded {
+                manifests
+                    .push(seeded_manifest(&base, &lists, snapshot.snapshot_id(), snapshot.sequence_number()).await?);
+            }
+            list.add_manifests(manifests.into_iter()).map_err(iceberg_error)?;
+            list.close().await.map_err(iceberg_error)?;
         }
         self.register_again(&base, metadata).await
     }
@@ -340,6 +350,28 @@ impl IcebergTable {
             .map_err(iceberg_error)?;
         Ok(tasks.iter().map(|t| t.data_file_path().to_string()).collect())
     }
+}
+
+/// The manifest a seeded snapshot `id` of sequence number `sequence` added: one `DELETED` entry.
+async fn seeded_manifest(base: &Table, lists: &str, id: i64, sequence: i64) -> Result<ManifestFile, SinkError> {
+    let metadata = base.metadata();
+    let output = base.file_io().new_output(format!("{lists}-m-{id}.avro")).map_err(iceberg_error)?;
+    let spec = metadata.default_partition_spec().as_ref().clone();
+    let mut writer =
+        ManifestWriterBuilder::new(output, Some(id), metadata.current_schema().clone(), spec).build_v2_data();
+    let file = DataFileBuilder::default()
+        .content(DataContentType::Data)
+        .file_path(format!("{}/data/seeded-{id}.parquet", metadata.location()))
+        .file_format(DataFileFormat::Parquet)
+        .record_count(1)
+        .file_size_in_bytes(1)
+        .partition_spec_id(metadata.default_partition_spec_id())
+        .build()
+        .map_err(|e| SinkError::Iceberg(Box::new(e)))?;
+    writer.add_delete_file(file, sequence, Some(sequence)).map_err(iceberg_error)?;
+    let mut manifest = writer.write_manifest_file().await.map_err(iceberg_error)?;
+    (manifest.sequence_number, manifest.min_sequence_number) = (sequence, sequence);
+    Ok(manifest)
 }
 
 /// A location as a plain path when it is a local file (`file:` URLs), as listing a directory

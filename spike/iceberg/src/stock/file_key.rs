@@ -4,7 +4,7 @@
 
 use barrier_sink::{Footprint, SourceFile};
 
-use super::common::{CheckSite, CommitStrategy, FileNames};
+use super::common::{CheckSite, CommitStrategy, FileNames, sources};
 use super::ice::{self, ErrorKind};
 use crate::extension_points::DUPLICATE_FILE_CHECK;
 
@@ -47,7 +47,7 @@ impl CommitStrategy for FileKey {
     fn footprint(&self) -> Footprint {
         Footprint {
             extension_point: Some(&DUPLICATE_FILE_CHECK),
-            files: &[SourceFile { path: file!(), text: include_str!("file_key.rs") }],
+            files: &[SourceFile { path: file!(), text: include_str!("file_key.rs") }, sources::CREATE_ONLY],
         }
     }
 
