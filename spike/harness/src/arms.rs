@@ -35,11 +35,25 @@ pub struct ArmSpec<S> {
     /// Whether the arm claims at most one commit per `(app, epoch)` under races. The suite holds
     /// every arm to its claim, and holds an arm that does not claim it to the duplicate it makes.
     pub claims_exactly_once: bool,
-    /// The scenarios in which an arm that claims exactly-once is known to duplicate, and why: the
-    /// suite asserts the duplicate there (a hazard measured, not hidden), and the claim everywhere
-    /// else.
-    pub duplicates_in: &'static [(Scenario, &'static str)],
+    /// Where an arm that claims exactly-once is known to fail, and why.
+    pub hazards: Hazards,
     pub kind: Kind<S>,
+}
+
+/// The failures of an arm that claims exactly-once which this project measured and asserts,
+/// rather than hides: a test holds the arm to each of them, and to its claim everywhere else.
+#[derive(Clone, Copy)]
+pub struct Hazards {
+    /// The scenarios in which it duplicates, and why: the suite asserts the duplicate there.
+    pub duplicates_in: &'static [(Scenario, &'static str)],
+    /// Why it can stop making progress under `stress` (a writer told the same refusal for ever),
+    /// if it can: `stress` then stops its stuck writers and asserts 0 duplicates and 0 violations
+    /// instead of every epoch committed.
+    pub stalls: Option<&'static str>,
+}
+
+impl Hazards {
+    pub const NONE: Hazards = Hazards { duplicates_in: &[], stalls: None };
 }
 
 impl<S> ArmSpec<S> {
@@ -94,16 +108,16 @@ registry! {
         /// The control: Delta's protocol has an action for exactly this, `txn (appId, version)`.
         Delta => ArmSpec {
             name: "delta",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: DeltaSink::Txn, column: Some("Delta (`delta`, the control)") },
         },
         /// The benchmarks' floor for `delta`.
-        DeltaPlain => ArmSpec { name: "delta-plain", claims_exactly_once: false, duplicates_in: &[], kind: Kind::Floor { sink: DeltaSink::Plain } },
+        DeltaPlain => ArmSpec { name: "delta-plain", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Floor { sink: DeltaSink::Plain } },
         /// `write_deltalake` with a `txn` (`CommitProperties(app_transactions=...)`) on the table
         /// the version was read from; on `CommitFailedError` it reloads and checks again.
         DeltalakePython => ArmSpec {
             name: "deltalake-python",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Peer(PeerSpec {
                 library: "deltalake",
                 catalogs: &[],
@@ -124,13 +138,13 @@ registry! {
         /// The original experiment's sink: checks on a loaded table, enforced by nothing.
         NaiveStock => ArmSpec {
             name: "iceberg-naive",
-            claims_exactly_once: false, duplicates_in: &[],
+            claims_exactly_once: false, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Stock(&stock::Naive), column: Some("stock naive (`iceberg-naive`)") },
         },
         /// The check in the `load_table` of a `Catalog` decorator the transaction commits through.
         CatalogGuard => ArmSpec {
             name: "iceberg-catalog-guard",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite {
                 sink: Strategy::Stock(&stock::CatalogGuard),
                 column: Some("stock catalog guard (`iceberg-catalog-guard`)"),
@@ -140,10 +154,16 @@ registry! {
         FileKey => ArmSpec {
             name: "iceberg-file-key",
             claims_exactly_once: true,
-            duplicates_in: &[(
-                Scenario::EpochsSurviveRewrite,
-                "a rewrite leaves the epoch's files dead in `main`: the duplicate-file check passes a replay of the same batch",
-            )],
+            hazards: Hazards {
+                duplicates_in: &[(
+                    Scenario::EpochsSurviveRewrite,
+                    "a rewrite leaves the epoch's files dead in `main`: the duplicate-file check passes a replay of the same batch",
+                )],
+                stalls: Some(
+                    "an attempt that dies after writing its data files leaves the epoch's names claimed; a replay whose \
+                     bytes differ (every `stress` attempt writes a batch of its own) is told `EpochClaimed` for ever",
+                ),
+            },
             kind: Kind::Suite {
                 sink: Strategy::Stock(&stock::FileKey { create_only: true }),
                 column: Some("stock file key (`iceberg-file-key`)"),
@@ -152,13 +172,13 @@ registry! {
         /// The check in a `TransactionAction` (patch 1, an experiment, not proposed upstream).
         Action => ArmSpec {
             name: "iceberg-action",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Action), column: Some("patch 1 (`iceberg-action`)") },
         },
         /// The check in the sink, `main` asserted where it checked (patch 2); the sink owns the loop.
         Requirement => ArmSpec {
             name: "iceberg-requirement",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite {
                 sink: Strategy::Patched(&patched::Requirement),
                 column: Some("patch 2 (`iceberg-requirement`)"),
@@ -167,7 +187,7 @@ registry! {
         /// The check in a `SnapshotAncestryValidator` on the fast append (patch 3).
         Validator => ArmSpec {
             name: "iceberg-validator",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite {
                 sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::EveryAttempt }),
                 column: Some("patch 3 (`iceberg-validator`)"),
@@ -177,44 +197,44 @@ registry! {
         /// shape (b), an experiment): one round trip per commit; the sink owns the loop.
         NoRebase => ArmSpec {
             name: "iceberg-no-rebase",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::NoRebase), column: Some("patch 4 (`iceberg-no-rebase`)") },
         },
         /// `iceberg-validator` whose first attempt runs on its held table without a refresh
         /// (patch 4, shape (a)): the same check, measured beside it.
         ValidatorFirstOnBase => ArmSpec {
             name: "iceberg-validator-first-on-base",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::AfterConflict }), column: None },
         },
         /// The naive sink on the patched build: the patches change no existing behaviour.
         NaivePatched => ArmSpec {
             name: "iceberg-naive",
-            claims_exactly_once: false, duplicates_in: &[],
+            claims_exactly_once: false, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Naive), column: None },
         },
         /// The original sink on iceberg 0.11.0, the newest release (memory catalog only): does the
         /// stock answer still hold there?
         NaiveStock011 => ArmSpec {
             name: "iceberg-naive",
-            claims_exactly_once: false, duplicates_in: &[],
+            claims_exactly_once: false, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Stock011(&stock_011::Naive), column: None },
         },
         /// `iceberg-catalog-guard` on iceberg 0.11.0: do the unpromised properties it relies on hold?
         CatalogGuardStock011 => ArmSpec {
             name: "iceberg-catalog-guard",
-            claims_exactly_once: true, duplicates_in: &[],
+            claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Stock011(&stock_011::CatalogGuard), column: None },
         },
         /// The benchmarks' floor: a stock fast append, no check, holding its table.
         Unguarded =>
-            ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, duplicates_in: &[], kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded { check_duplicate: true }) } },
+            ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded { check_duplicate: true }) } },
         /// pyiceberg: load, check, append with the library's retry as the table configures it.
-        PyicebergNaive => ArmSpec { name: "pyiceberg-naive", claims_exactly_once: false, duplicates_in: &[], kind: Kind::Peer(PYICEBERG) },
+        PyicebergNaive => ArmSpec { name: "pyiceberg-naive", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Peer(PYICEBERG) },
         /// pyiceberg: the library's retry off for its own commits; on `CommitFailedException` it
         /// reloads, checks again and retries (the Python twin of `iceberg-requirement`).
         PyicebergOwnedLoop =>
-            ArmSpec { name: "pyiceberg-owned-loop", claims_exactly_once: true, duplicates_in: &[], kind: Kind::Peer(PYICEBERG) },
+            ArmSpec { name: "pyiceberg-owned-loop", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(PYICEBERG) },
     }
 }
 
@@ -262,7 +282,12 @@ impl Arm {
 
     /// Why the arm, which claims exactly-once, is known to duplicate in `scenario`, if it is.
     pub fn duplicates_in(self, scenario: Scenario) -> Option<&'static str> {
-        self.view().duplicates_in.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
+        self.view().hazards.duplicates_in.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
+    }
+
+    /// Why the arm can stall under `stress`, if it can ([`Hazards::stalls`]).
+    pub fn stalls(self) -> Option<&'static str> {
+        self.view().hazards.stalls
     }
 
     /// What the suite holds the arm to in `scenario`: its claim, except where it is known to
@@ -360,7 +385,7 @@ impl Arm {
 struct ArmView {
     name: &'static str,
     claims_exactly_once: bool,
-    duplicates_in: &'static [(Scenario, &'static str)],
+    hazards: Hazards,
     kind: View,
 }
 
@@ -377,7 +402,7 @@ impl ArmView {
             Kind::Floor { .. } => View::Floor,
             Kind::Peer(peer) => View::Peer(peer),
         };
-        Self { name: spec.name, claims_exactly_once: spec.claims_exactly_once, duplicates_in: spec.duplicates_in, kind }
+        Self { name: spec.name, claims_exactly_once: spec.claims_exactly_once, hazards: spec.hazards, kind }
     }
 }
 

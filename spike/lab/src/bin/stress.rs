@@ -66,6 +66,11 @@ struct RunArgs {
     /// to 5 s later): a paused writer between its check and its swap.
     #[arg(long, value_name = "P", default_value_t = 0.0)]
     pause_after_check: f64,
+    /// Every attempt at an epoch offers the same rows, as a source that replays deterministically
+    /// does (by default each attempt offers a batch of its own, so that the outcome check can tell
+    /// whose batch the table holds).
+    #[arg(long)]
+    same_batches: bool,
     /// A soak: rounds on fresh tables until N attempts per arm, one JSON line per round in
     /// DIR/<arm>/soak.jsonl (DIR from --keep, else a temporary directory).
     #[arg(long, value_name = "N")]
@@ -121,6 +126,7 @@ impl RunArgs {
             turns: self.turns,
             pauses: self.pauses,
             pause_after_check: self.pause_after_check,
+            same_batches: self.same_batches,
         }
     }
 }

@@ -45,6 +45,10 @@ pub struct Counted {
     pub unreached_failpoints: Union<Failpoint>,
     /// Writers that gave up after too many errors in a row (restarted like the others).
     pub error_exits: usize,
+    /// Writers that stopped as stalled: told for 15 s without a break that another attempt
+    /// claims their epoch (`EpochClaimed`), and not restarted. Only an arm whose hazards say it
+    /// stalls may have any.
+    pub stalled_writers: usize,
     pub restarts: usize,
     /// Times the catalog server was killed and brought back.
     pub server_restarts: usize,
@@ -88,6 +92,13 @@ pub struct Audit {
     pub turns: bool,
     /// Whether every writer claims exactly-once: the arm and every peer.
     pub claims_exactly_once: bool,
+    /// Why the arm can stall, if it can (`Hazards::stalls`): then its stuck writers stop and
+    /// the epochs they never committed are not counted against it, its duplicates and
+    /// violations are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stalls: Option<&'static str>,
+    /// Whether every attempt at an epoch offered the same rows (`--same-batches`).
+    pub same_batches: bool,
     pub epochs: u64,
     #[serde(flatten)]
     pub counted: Counted,
@@ -117,11 +128,18 @@ impl Audit {
     /// duplicates and violations are reported.
     pub fn as_expected(&self) -> bool {
         let Held { duplicates, rows, rows_expected, lost_epochs, .. } = &self.held;
+        let stalled = self.counted.stalled_writers > 0;
+        let (progressed, rows_expected) = if stalled && self.stalls.is_some() {
+            (true, rows_expected - lost_epochs.len() as u64 * barrier_harness::batch::BATCH_ROWS as u64)
+        } else {
+            (!stalled && lost_epochs.is_empty(), *rows_expected)
+        };
+        // A stalled run reaches no step beyond the stall.
         self.finished
-            && self.counted.unreached_failpoints.0.is_empty()
-            && lost_epochs.is_empty()
+            && (self.counted.unreached_failpoints.0.is_empty() || stalled && self.stalls.is_some())
+            && progressed
             && (!self.claims_exactly_once
-                || (*duplicates == 0 && rows == rows_expected && self.outcomes.violations.is_empty()))
+                || (*duplicates == 0 && *rows == rows_expected && self.outcomes.violations.is_empty()))
     }
 
     pub fn duplicates_per_thousand_attempts(&self) -> f64 {
@@ -156,7 +174,7 @@ impl Audit {
         let crashes_at: Vec<String> = c.crashes_at.0.iter().map(|(at, n)| format!("{at} {n}")).collect();
         format!(
             "{peers}{} attempts, {} lost swaps, {} kills, {} crashes ({}), {} pauses ({} right after a check), {} server restarts, {} proxy faults, {} storage faults, \
-             {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts{}), {} lost, {} violations, rows {}/{}, left behind: {}",
+             {} unknown outcomes resolved, {} duplicates ({:.1} per 1000 attempts{}), {} lost{}, {} violations, rows {}/{}, left behind: {}",
             c.attempts,
             c.lost_swaps,
             c.kills,
@@ -172,6 +190,7 @@ impl Audit {
             self.duplicates_per_thousand_attempts(),
             windows(&h.duplicates_by_window),
             h.lost_epochs.len(),
+            if c.stalled_writers > 0 { format!(" ({} writers stalled)", c.stalled_writers) } else { String::new() },
             self.outcomes.violations.len(),
             h.rows,
             h.rows_expected,
@@ -197,11 +216,15 @@ pub(super) async fn read(
 ) -> Result<Audit, Error> {
     let mut events = vec![];
     let mut crashes_at = Tally::default();
+    let mut stalled_writers = 0;
     for entry in std::fs::read_dir(logs).map_err(Error::io("logs"))? {
         let path = entry.map_err(Error::io("logs"))?.path();
         let text = std::fs::read_to_string(&path).map_err(Error::io(path.display().to_string()))?;
-        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("crashes-")) {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.starts_with("crashes-") {
             text.lines().filter_map(Failpoint::named).for_each(|at| crashes_at.count(at));
+        } else if name.starts_with("stalls-") {
+            stalled_writers += text.lines().count();
         } else {
             events.extend(history::events(&text));
         }
@@ -232,6 +255,7 @@ pub(super) async fn read(
         unreached_failpoints: Union(target.failpoints().iter().copied().filter(|p| crashes_at.get(p) == 0).collect()),
         crashes_at,
         pauses_after_check: pauses::after_check(logs),
+        stalled_writers,
         ..counted
     };
     let held = Held {
@@ -250,6 +274,8 @@ pub(super) async fn read(
         peers: options.peers.iter().map(|p| p.name()).collect(),
         turns: options.turns && !options.peers.is_empty(),
         claims_exactly_once: claims,
+        stalls: target.arm().stalls(),
+        same_batches: options.same_batches,
         epochs: options.epochs,
         counted,
         held,

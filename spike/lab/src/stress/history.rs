@@ -25,6 +25,10 @@ pub struct Event {
     pub epoch: u64,
     /// The batch's identity, as its rows carry it.
     pub batch: String,
+    /// The attempt's identity, where several attempts offer one batch (`--same-batches`); else
+    /// the batch's identity is the attempt's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<String>,
     /// Milliseconds since the Unix epoch, on the one machine every writer runs on.
     pub at_ms: i64,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -63,11 +67,12 @@ pub struct Attempt {
     pub updates: u64,
 }
 
-/// Pairs the events of every writer's log into attempts, by batch identity.
+/// Pairs the events of every writer's log into attempts, by attempt identity.
 pub fn attempts(events: impl IntoIterator<Item = Event>) -> Vec<Attempt> {
-    let mut by_batch: BTreeMap<String, Attempt> = BTreeMap::new();
+    let mut by_attempt: BTreeMap<String, Attempt> = BTreeMap::new();
     for event in events {
-        let attempt = by_batch.entry(event.batch.clone()).or_insert_with(|| Attempt {
+        let key = event.attempt.clone().unwrap_or_else(|| event.batch.clone());
+        let attempt = by_attempt.entry(key).or_insert_with(|| Attempt {
             writer: event.writer,
             epoch: event.epoch,
             batch: event.batch.clone(),
@@ -83,7 +88,7 @@ pub fn attempts(events: impl IntoIterator<Item = Event>) -> Vec<Attempt> {
             }
         }
     }
-    by_batch.into_values().collect()
+    by_attempt.into_values().collect()
 }
 
 /// The window a duplicate came through, read from which attempt's batch each commit of the epoch
@@ -182,7 +187,12 @@ pub fn check(attempts: &[Attempt], table: &[(u64, BTreeSet<String>)], claims_exa
         }
         held.entry(*epoch).or_default().extend(batches.iter().map(String::as_str));
     }
-    let by_batch: BTreeMap<&str, &Attempt> = attempts.iter().map(|a| (a.batch.as_str(), a)).collect();
+    // Several attempts offer one batch where a run gives every attempt at an epoch the same rows
+    // (`--same-batches`); otherwise each batch is one attempt's.
+    let mut by_batch: BTreeMap<&str, Vec<&Attempt>> = BTreeMap::new();
+    for attempt in attempts {
+        by_batch.entry(attempt.batch.as_str()).or_default().push(attempt);
+    }
     let mut told_committed: BTreeMap<u64, usize> = BTreeMap::new();
     // When each epoch was first acknowledged as committed, for the staleness rule.
     let mut acknowledged: Vec<(i64, u64)> = vec![];
@@ -211,14 +221,20 @@ pub fn check(attempts: &[Attempt], table: &[(u64, BTreeSet<String>)], claims_exa
     }
     for (epoch, batches) in &held {
         for batch in batches {
-            match by_batch.get(batch).map(|a| &a.answer) {
-                Some(Some((_, Told::Committed))) => {}
-                Some(None) => out.unknown_resolved += 1,
-                Some(Some((_, told))) if told.outcome_unknown() => out.unknown_resolved += 1,
-                Some(Some((_, told))) => {
-                    out.violations.push(format!("epoch {epoch} holds batch {batch}, whose writer was told {told:?}"))
-                }
-                None => out.violations.push(format!("epoch {epoch} holds batch {batch}, which no writer offered")),
+            let Some(offers) = by_batch.get(batch) else {
+                out.violations.push(format!("epoch {epoch} holds batch {batch}, which no writer offered"));
+                continue;
+            };
+            let answers: Vec<&Option<(i64, Told)>> = offers.iter().map(|a| &a.answer).collect();
+            if answers.iter().any(|a| matches!(a, Some((_, Told::Committed)))) {
+                continue;
+            }
+            match answers.iter().find(|a| a.as_ref().is_none_or(|(_, told)| told.outcome_unknown())) {
+                Some(_) => out.unknown_resolved += 1,
+                None => out.violations.push(format!(
+                    "epoch {epoch} holds batch {batch}, whose writers were told {:?}",
+                    answers.iter().filter_map(|a| a.as_ref().map(|(_, told)| told)).collect::<Vec<_>>()
+                )),
             }
         }
     }
@@ -304,7 +320,7 @@ mod tests {
         let has = |needle: &str| found.violations.iter().any(|v| v.contains(needle));
         assert!(has("writer 0 was told Committed for epoch 1"), "{:?}", found.violations);
         assert!(has("epoch 2: 2 writers were told Committed"));
-        assert!(has("epoch 3 holds batch b3, whose writer was told Error"));
+        assert!(has("epoch 3 holds batch b3, whose writers were told [Error"));
         assert!(has("epoch 1 holds batch x1, which no writer offered"));
         assert!(has("epoch 4 holds batch zz, which no writer offered"));
         assert!(has("writer 2 offered epoch 1 and was told AlreadyCommitted { committed: 1 }"));
@@ -316,12 +332,27 @@ mod tests {
     }
 
     #[test]
+    fn one_batch_offered_by_several_attempts_is_held_by_the_one_told_committed() {
+        let attempts = vec![
+            attempt(0, 1, "e1", 0, Some((10, Told::AlreadyCommitted { committed: 1 }))),
+            attempt(1, 1, "e1", 0, Some((9, Told::Committed))),
+            attempt(2, 2, "e2", 20, None),
+            attempt(0, 3, "e3", 30, Some((40, Told::AlreadyCommitted { committed: 3 }))),
+        ];
+        let found = check(&attempts, &table(&[(1, "e1"), (2, "e2"), (3, "e3")]), true);
+        assert_eq!(found.unknown_resolved, 1);
+        assert_eq!(found.violations.len(), 1, "{:?}", found.violations);
+        assert!(found.violations.0[0].contains("epoch 3 holds batch e3, whose writers were told [AlreadyCommitted"));
+    }
+
+    #[test]
     fn events_pair_into_attempts_by_batch() {
         let event = |batch: &str, at, told| Event {
             writer: 0,
             app: "a".into(),
             epoch: 1,
             batch: batch.into(),
+            attempt: None,
             at_ms: at,
             told,
             loads: 0,

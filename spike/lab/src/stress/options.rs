@@ -32,6 +32,10 @@ pub struct StressOptions {
     /// Probability that a writer stops itself (SIGSTOP) right after its epoch check passes, to
     /// be resumed by the parent 0.2 to 5 s later: a paused process between its check and its swap.
     pub pause_after_check: f64,
+    /// Every attempt at an epoch offers the same rows, as a source that replays deterministically
+    /// does (the default gives each attempt a batch of its own, so that the outcome check can
+    /// tell whose batch the table holds; with this it can still tell how many).
+    pub same_batches: bool,
 }
 
 /// The HTTP timeout of writers behind the fault proxy: one of its faults holds a commit until

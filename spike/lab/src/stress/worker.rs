@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::catalogs::Access;
@@ -52,6 +52,9 @@ pub struct WorkerArgs {
     /// Take turns with the peers at trying epochs first (`turns.rs`).
     #[arg(long)]
     pub turns: bool,
+    /// Every attempt at an epoch offers the same rows.
+    #[arg(long)]
+    pub same_batches: bool,
     /// With `--turns`: the Rust writers of the run (ids below it are Rust).
     #[arg(long, default_value_t = 0)]
     pub writers: usize,
@@ -76,6 +79,7 @@ impl WorkerArgs {
             storage_fault_rate: options.storage_fault_rate,
             pause_after_check: options.pause_after_check,
             turns: options.turns,
+            same_batches: options.same_batches,
             writers: options.writers,
             catalog_uri: access.uri.clone(),
             timeout_ms: access.timeout.map(|t| t.as_millis() as u64),
@@ -96,6 +100,9 @@ impl WorkerArgs {
             .args(["--writers", &self.writers.to_string()]);
         if self.turns {
             command.arg("--turns");
+        }
+        if self.same_batches {
+            command.arg("--same-batches");
         }
         if let Some(uri) = &self.catalog_uri {
             command.args(["--catalog-uri", uri]);
@@ -155,6 +162,8 @@ pub async fn worker(args: &WorkerArgs) -> Result<(), Error> {
     };
     let pid = std::process::id();
     let mut attempt = 0;
+    // Since when this writer has been told the epoch it offers is claimed by another attempt.
+    let mut claimed: Option<(u64, Instant)> = None;
     while next <= args.epochs {
         if args.turns {
             turns::wait(&logs, args.writers, Side::Rust, next).await;
@@ -164,7 +173,8 @@ pub async fn worker(args: &WorkerArgs) -> Result<(), Error> {
             writer: id,
             app: app.to_string(),
             epoch: next,
-            batch: format!("w{id}-p{pid}-e{next}-a{attempt}"),
+            batch: if args.same_batches { format!("e{next}") } else { format!("w{id}-p{pid}-e{next}-a{attempt}") },
+            attempt: args.same_batches.then(|| format!("w{id}-p{pid}-e{next}-a{attempt}")),
             at_ms: unix_millis(),
             told: None,
             loads: 0,
@@ -180,11 +190,36 @@ pub async fn worker(args: &WorkerArgs) -> Result<(), Error> {
             Ok(CommitOutcome::Committed | CommitOutcome::AlreadyCommitted { .. }) => {
                 next += 1;
                 errors = Errors::default();
+                claimed = None;
+            }
+            Err(err @ SinkError::EpochClaimed(_)) => {
+                let since = claimed.filter(|(epoch, _)| *epoch == next).map_or_else(Instant::now, |(_, t)| t);
+                if since.elapsed() >= STALLED_AFTER {
+                    let mut stalls = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(stall_file(&logs, id))
+                        .map_err(Error::io("stall log"))?;
+                    writeln!(stalls, "{next}").map_err(Error::io("stall log"))?;
+                    return Ok(());
+                }
+                claimed = Some((next, since));
+                errors.wait(err).await?;
             }
             Err(err) => errors.wait(err).await?,
         }
     }
     Ok(())
+}
+
+/// How long a writer is told, without a break, that another attempt claims the epoch it offers
+/// (`SinkError::EpochClaimed`) before it stops as stalled and is not restarted: longer than any
+/// live attempt here takes to commit (a pause is at most 5 s, a server comes back within 1.2 s).
+const STALLED_AFTER: Duration = Duration::from_secs(15);
+
+/// The log of the epochs writer `id` stalled at, one line each.
+fn stall_file(logs: &Path, id: usize) -> PathBuf {
+    logs.join(format!("stalls-{id}.txt"))
 }
 
 /// A failpoint's panic kills the process where it stands, like a crash does, after noting where
