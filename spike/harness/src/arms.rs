@@ -44,8 +44,9 @@ pub struct ArmSpec<S> {
 /// rather than hides: a test holds the arm to each of them, and to its claim everywhere else.
 #[derive(Clone, Copy)]
 pub struct Hazards {
-    /// The scenarios in which it duplicates, and why: the suite asserts the duplicate there.
-    pub duplicates_in: &'static [(Scenario, &'static str)],
+    /// The scenarios whose body it fails, and why: the suite asserts the failure there (a body
+    /// that passes instead fails its test).
+    pub fails_in: &'static [(Scenario, &'static str)],
     /// Why it can stop making progress under `stress` (a writer told the same refusal for ever),
     /// if it can: `stress` then stops its stuck writers and asserts 0 duplicates and 0 violations
     /// instead of every epoch committed.
@@ -53,7 +54,7 @@ pub struct Hazards {
 }
 
 impl Hazards {
-    pub const NONE: Hazards = Hazards { duplicates_in: &[], stalls: None };
+    pub const NONE: Hazards = Hazards { fails_in: &[], stalls: None };
 }
 
 impl<S> ArmSpec<S> {
@@ -155,7 +156,7 @@ registry! {
             name: "iceberg-file-key",
             claims_exactly_once: true,
             hazards: Hazards {
-                duplicates_in: &[(
+                fails_in: &[(
                     Scenario::EpochsSurviveRewrite,
                     "a rewrite leaves the epoch's files dead in `main`: the duplicate-file check passes a replay of the same batch",
                 )],
@@ -206,6 +207,61 @@ registry! {
             name: "iceberg-validator-first-on-base",
             claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Suite { sink: Strategy::Patched(&patched::Validator { rebase: patched::Rebase::AfterConflict }), column: None },
+        },
+        /// Flink's Iceberg committer reproduced: its checkpoint id read once by an ancestry walk,
+        /// then Java's rebasing retry (apache/iceberg #14425). Flink claims exactly-once; the
+        /// suite holds this reproduction to the duplicates its races make instead.
+        AsFlink => ArmSpec {
+            name: "as-flink",
+            claims_exactly_once: false,
+            hazards: Hazards {
+                fails_in: &[
+                    (Scenario::EpochsSurviveExpiry, "its checkpoint id lives only in snapshot summaries: once they expire the walk finds nothing and a replay commits again (Flink calls that restore best effort, apache/iceberg #5846, #4137)"),
+                    (Scenario::LostResponse, "a commit delivered twice comes back as a conflict and the retry rebases the append onto its own first delivery, with no duplicate-file check (Java has none) to stop it: the epoch twice"),
+                ],
+                stalls: None,
+            },
+            kind: Kind::Suite { sink: Strategy::Stock(&stock::AsFlink), column: None },
+        },
+        /// Arroyo's Iceberg commit reproduced: its commit id looked for in the current snapshot
+        /// only, the duplicate-file check off. Arroyo claims exactly-once; the suite holds this
+        /// reproduction to the duplicates its races make instead.
+        AsArroyo => ArmSpec {
+            name: "as-arroyo",
+            claims_exactly_once: false,
+            hazards: Hazards {
+                fails_in: &[
+                    (Scenario::ReplayWritesNothing, "only its exact commit id in the current snapshot is recognised: an older epoch commits again"),
+                    (Scenario::DistinctEpochsAccumulate, "only its exact commit id in the current snapshot is recognised: under another app's newer commit, an older epoch commits again"),
+                    (Scenario::WriterBehindCommitsOnce, "only its exact commit id in the current snapshot is recognised: a writer behind replays an older epoch, which commits again"),
+                    (Scenario::EpochsSurviveExpiry, "only its exact commit id in the current snapshot is recognised: under another app's newer commit a replay commits again"),
+                    (Scenario::LostResponse, "a commit delivered twice comes back as a conflict and the retry rebases the append onto its own first delivery, the duplicate-file check off (arroyo #942): the epoch twice"),
+                ],
+                stalls: None,
+            },
+            kind: Kind::Suite { sink: Strategy::Stock(&stock::AsArroyo), column: None },
+        },
+        /// Kafka Connect's coordinator reproduced on patch 3: offsets read at load must equal those
+        /// on every refreshed base (apache/iceberg #14510).
+        AsKafkaConnect => ArmSpec {
+            name: "as-kafka-connect",
+            claims_exactly_once: true,
+            hazards: Hazards {
+                fails_in: &[(Scenario::EpochsSurviveExpiry, "its offsets live only in snapshot summaries (Kafka Connect also commits them to its consumer group, outside the table; here the caller replays): once they expire, a replay of the last epoch commits again")],
+                stalls: None,
+            },
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::AsKafkaConnect), column: None },
+        },
+        /// Materialize's sink reproduced on patch 4: a reload, its frontier check, an append with
+        /// no rebase, its own loop (MaterializeInc/materialize #38441).
+        AsMaterialize => ArmSpec {
+            name: "as-materialize",
+            claims_exactly_once: true,
+            hazards: Hazards {
+                fails_in: &[(Scenario::EpochsSurviveExpiry, "its frontier lives only in snapshot summaries: once they expire, a replay of the last epoch commits again")],
+                stalls: None,
+            },
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::AsMaterialize), column: None },
         },
         /// The naive sink on the patched build: the patches change no existing behaviour.
         NaivePatched => ArmSpec {
@@ -280,20 +336,14 @@ impl Arm {
         self.view().claims_exactly_once
     }
 
-    /// Why the arm, which claims exactly-once, is known to duplicate in `scenario`, if it is.
-    pub fn duplicates_in(self, scenario: Scenario) -> Option<&'static str> {
-        self.view().hazards.duplicates_in.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
+    /// Why the arm is known to fail `scenario`'s body, if it is ([`Hazards::fails_in`]).
+    pub fn fails_in(self, scenario: Scenario) -> Option<&'static str> {
+        self.view().hazards.fails_in.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
     }
 
     /// Why the arm can stall under `stress`, if it can ([`Hazards::stalls`]).
     pub fn stalls(self) -> Option<&'static str> {
         self.view().hazards.stalls
-    }
-
-    /// What the suite holds the arm to in `scenario`: its claim, except where it is known to
-    /// duplicate.
-    pub fn claims_in(self, scenario: Scenario) -> bool {
-        self.claims_exactly_once() && self.duplicates_in(scenario).is_none()
     }
 
     pub fn column(self) -> Option<&'static str> {
@@ -471,6 +521,10 @@ mod tests {
                 "iceberg-validator",
                 "iceberg-no-rebase",
                 "iceberg-validator-first-on-base",
+                "as-flink",
+                "as-arroyo",
+                "as-kafka-connect",
+                "as-materialize",
                 "iceberg-naive@patched",
                 "iceberg-naive@stock-0.11.0",
                 "iceberg-catalog-guard@stock-0.11.0",

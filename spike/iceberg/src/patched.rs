@@ -17,12 +17,16 @@ pub(crate) mod compat;
 pub(crate) mod remote;
 
 mod action;
+mod as_kafka_connect;
+mod as_materialize;
 mod no_rebase;
 pub(crate) mod publish;
 mod requirement;
 mod validator;
 
 pub use action::Action;
+pub use as_kafka_connect::AsKafkaConnect;
+pub use as_materialize::AsMaterialize;
 pub use common::*;
 pub use ice::transaction::Rebase;
 pub use no_rebase::NoRebase;

@@ -19,9 +19,13 @@ pub(crate) mod publish;
 #[path = "remote_catalogs.rs"]
 pub(crate) mod remote;
 
+mod as_arroyo;
+mod as_flink;
 mod catalog_guard;
 mod file_key;
 
+pub use as_arroyo::AsArroyo;
+pub use as_flink::AsFlink;
 pub use catalog_guard::CatalogGuard;
 pub use common::*;
 pub use file_key::FileKey;

@@ -157,6 +157,16 @@ pub async fn run(scenario: Scenario, fx: &Fixture, probe_rounds: usize) -> Resul
     if let Some(why) = not_applicable(scenario, fx.target) {
         return Ok(Finding::not_applicable(scenario, why));
     }
+    let mut finding = body(scenario, fx, probe_rounds).await?;
+    // A failure the arm is known for is what the body must observe: asserted, not skipped.
+    if let Some(why) = fx.target.arm().fails_in(scenario) {
+        finding.expected = format!("the known failure ({why}), not: {}", finding.expected);
+        finding.passed = !finding.passed;
+    }
+    Ok(finding)
+}
+
+async fn body(scenario: Scenario, fx: &Fixture, probe_rounds: usize) -> Result<Finding, Error> {
     match scenario {
         Scenario::ReplayWritesNothing => sequences::replay_writes_nothing(fx).await,
         Scenario::DistinctEpochsAccumulate => sequences::distinct_epochs_accumulate(fx).await,

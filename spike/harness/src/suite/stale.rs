@@ -19,8 +19,8 @@ use crate::scenario::Scenario;
 /// file replaced by one holding the same rows: a compaction, an overwrite with the same rows);
 /// A is released, then B replays epoch 1. Neither must commit again: an epoch's record must
 /// survive its files being rewritten. A check that looks only at the files live in `main`
-/// (`iceberg-file-key`) does not see it; that arm's duplicate is asserted, not hidden
-/// (`Arm::duplicates_in`).
+/// (`iceberg-file-key`) does not see it; that arm's failure is asserted, not hidden
+/// (`Hazards::fails_in`).
 pub(super) async fn epochs_survive_rewrite(fx: &Fixture) -> Result<Finding, Error> {
     let scenario = Scenario::EpochsSurviveRewrite;
     let a = app("app-a");
@@ -42,16 +42,14 @@ pub(super) async fn epochs_survive_rewrite(fx: &Fixture) -> Result<Finding, Erro
     let observed = format!(
         "{commits} commit(s): first {first:?}, rewritten: {rewritten}, stale writer {stale:?}, replay {replay:?}"
     );
-    let (expected, passed) = match fx.target.arm().duplicates_in(scenario) {
-        _ if !rewritten => ("the rewrite".to_string(), false),
-        Some(why) => {
-            (format!("2 commits, the known hazard asserted: {why}"), commits == 2 && stale == CommitOutcome::Committed)
-        }
-        None if fx.target.arm().claims_exactly_once() => (
-            "1 commit; the stale writer and the replay AlreadyCommitted{1}".to_string(),
-            commits == 1 && first == CommitOutcome::Committed && stale == taken && replay == taken,
-        ),
-        None => ("no claim (reports only)".to_string(), true),
+    let claims = fx.target.arm().claims_exactly_once();
+    let (expected, passed) = if claims {
+        (
+            "1 commit; the stale writer and the replay AlreadyCommitted{1}",
+            rewritten && commits == 1 && first == CommitOutcome::Committed && stale == taken && replay == taken,
+        )
+    } else {
+        ("no claim (reports only)", rewritten)
     };
     ledger.finding(scenario, other.as_ref(), expected, observed, passed).await
 }
@@ -93,7 +91,7 @@ pub(super) async fn zombie_other_batch(fx: &Fixture) -> Result<Finding, Error> {
         if fenced { "fenced" } else { "not fenced" },
         if live_rows { "the live writer's rows" } else { "other rows" },
     );
-    let claims = fx.target.arm().claims_in(scenario);
+    let claims = fx.target.arm().claims_exactly_once();
     let passed = !claims
         || (live_told.iter().all(|o| *o == CommitOutcome::Committed) && z1 == taken && z2 == taken && live_rows);
     let expected = if claims {

@@ -124,6 +124,24 @@ pub fn committed_epoch_full_scan(metadata: &TableMetadata, app: &AppId) -> Resul
     metadata.snapshots().try_fold(None, |newest, snapshot| Ok(newest.max(epoch_of(snapshot, app)?)))
 }
 
+/// The epoch `app` recorded in `main`'s current snapshot, if that snapshot is the app's: all
+/// Arroyo's sink looks at (`arroyo.commit-id` in the current snapshot's summary).
+pub fn epoch_of_current(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    metadata.current_snapshot().map_or(Ok(None), |snapshot| epoch_of(snapshot, app))
+}
+
+/// The epoch of `app`'s snapshot with the highest sequence number among every snapshot the
+/// metadata holds, on `main` or not: Materialize's `retrieve_upper_from_snapshots`.
+pub fn epoch_of_newest_sequence(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
+    let mut newest: Option<(i64, Epoch)> = None;
+    for snapshot in metadata.snapshots() {
+        if let Some(epoch) = epoch_of(snapshot, app)? {
+            newest = newest.max(Some((snapshot.sequence_number(), epoch)));
+        }
+    }
+    Ok(newest.map(|(_, epoch)| epoch))
+}
+
 fn epoch_of(snapshot: &Snapshot, app: &AppId) -> Result<Option<Epoch>, SinkError> {
     let summary = &snapshot.summary().additional_properties;
     if summary.get(APP_ID_KEY).map(String::as_str) != Some(app.as_str()) {

@@ -37,8 +37,8 @@ pub use commit_catalog::CommitCatalog;
 pub use create_only::KeyTaken;
 pub use epoch::{
     APP_ID_KEY, EPOCH_KEY, EpochCheck, WATERMARK_PREFIX, committed_epoch, committed_epoch_full_scan,
-    committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_summary, extend_history, is_epoch_taken,
-    record_watermark, synthetic_history, watermark, watermark_key,
+    committed_epoch_in, committed_epoch_on_main, epoch_history, epoch_of_current, epoch_of_newest_sequence,
+    epoch_summary, extend_history, is_epoch_taken, record_watermark, synthetic_history, watermark, watermark_key,
 };
 pub use errors::iceberg_error;
 pub use naive::{Naive, Unguarded};

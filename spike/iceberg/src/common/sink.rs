@@ -104,7 +104,7 @@ impl Attempts for Body<'_> {
         let strategy = sink.strategy;
         let site = strategy.check_site();
         if site != CheckSite::Nowhere {
-            if let Some(replay) = IcebergTable::replay(base, &check.app, check.epoch)? {
+            if let Some(replay) = strategy.replay(base, &check.app, check.epoch)? {
                 return Ok(Attempt::Done(replay, Some(base.clone())));
             }
             if site == CheckSite::Sink {
@@ -130,8 +130,13 @@ impl Attempts for Body<'_> {
                 }
             }
         };
-        let append =
-            Append { files, app: check.app.clone(), epoch: check.epoch, check_duplicate: strategy.check_duplicate() };
+        let append = Append {
+            files,
+            app: check.app.clone(),
+            epoch: check.epoch,
+            check_duplicate: strategy.check_duplicate(),
+            watermark: strategy.records_watermark(),
+        };
         let tx = strategy.stage(base, append, check).map_err(iceberg_error)?;
         match tx.commit(&strategy.catalog(sink.table.catalog.clone(), check)).await {
             Ok(after) => Ok(Attempt::Done(CommitOutcome::Committed, Some(after))),

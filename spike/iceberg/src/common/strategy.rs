@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use barrier_sink::{AppId, Epoch, Footprint};
+use barrier_sink::{AppId, CommitOutcome, Epoch, Footprint, SinkError};
 
 use super::commit_catalog::CommitCatalog;
 use super::create_only;
@@ -16,6 +16,7 @@ use super::ice::Catalog;
 use super::ice::spec::DataFile;
 use super::ice::table::Table;
 use super::ice::transaction::{ApplyTransactionAction, Transaction};
+use super::table::IcebergTable;
 
 /// Where an arm's check of the epoch decides the commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +110,20 @@ pub trait CommitStrategy: Send + Sync {
         FileNames::Unique
     }
 
+    /// The sink's own look at the base it commits from: `AlreadyCommitted` for an epoch the base
+    /// shows committed. By default this project's lookup (the app's newest epoch on `main`'s
+    /// ancestry, or its watermark, at or above the offered one); a production sink reproduced
+    /// here looks the way it does.
+    fn replay(&self, base: &Table, app: &AppId, epoch: Epoch) -> Result<Option<CommitOutcome>, SinkError> {
+        IcebergTable::replay(base, app, epoch)
+    }
+
+    /// Whether the commit also records the app's watermark property (every arm this project
+    /// designed does; the production sinks reproduced here do not).
+    fn records_watermark(&self) -> bool {
+        true
+    }
+
     /// Stages `append` on a transaction on `base`, with the arm's guard; by default the plain
     /// append.
     fn stage(&self, base: &Table, append: Append, _check: &EpochCheck) -> ice::Result<Transaction> {
@@ -136,12 +151,14 @@ pub struct Append {
     pub epoch: Epoch,
     /// The strategy's [`CommitStrategy::check_duplicate`].
     pub check_duplicate: bool,
+    /// The strategy's [`CommitStrategy::records_watermark`].
+    pub watermark: bool,
 }
 
 /// Stages on `tx` the sink's append of `files`, its summary carrying `app`'s epoch, and the
 /// watermark update: what every Iceberg arm commits, whatever guards the commit.
 pub fn stage_append(tx: Transaction, files: Vec<DataFile>, app: &AppId, epoch: Epoch) -> ice::Result<Transaction> {
-    Append { files, app: app.clone(), epoch, check_duplicate: true }.stage(tx)
+    Append { files, app: app.clone(), epoch, check_duplicate: true, watermark: true }.stage(tx)
 }
 
 /// The library's fast append of an [`Append`] on a transaction, as an expression of the
@@ -174,8 +191,12 @@ impl Append {
         epoch_summary(&self.app, self.epoch)
     }
 
-    /// The watermark update alone, for a guard that stages the fast append itself.
+    /// The watermark update alone (nothing where the strategy records none), for a guard that
+    /// stages the fast append itself.
     pub fn record_watermark(&self, tx: Transaction) -> ice::Result<Transaction> {
+        if !self.watermark {
+            return Ok(tx);
+        }
         record_watermark(tx, &self.app, self.epoch)
     }
 }

@@ -191,9 +191,12 @@ impl IcebergTable {
 
     /// `AlreadyCommitted` if `table` records `epoch` or a later one for `app`.
     pub fn replay(table: &Table, app: &AppId, epoch: Epoch) -> Result<Option<CommitOutcome>, SinkError> {
-        Ok(committed_epoch(table.metadata(), app)?
-            .filter(|committed| *committed >= epoch)
-            .map(|committed| CommitOutcome::AlreadyCommitted { committed }))
+        Ok(Self::already(committed_epoch(table.metadata(), app)?, epoch))
+    }
+
+    /// `AlreadyCommitted` if `committed` is `epoch` or a later one.
+    pub fn already(committed: Option<Epoch>, epoch: Epoch) -> Option<CommitOutcome> {
+        committed.filter(|committed| *committed >= epoch).map(|committed| CommitOutcome::AlreadyCommitted { committed })
     }
 
     /// What an in-commit guard's rejection amounts to: the epoch the table holds now, with the
