@@ -133,10 +133,13 @@ pub fn render(report: &Report) -> String {
     for row in &rows {
         out.push_str(&format!("{:width$}", row[0].label()));
         for cell in *row {
+            let known =
+                cell.finding.not_applicable.is_none() && cell.target.arm().fails_in(cell.finding.scenario).is_some();
             let mark = match (cell.finding.passed, cell.finding.duplicated()) {
                 (false, _) => "FAIL",
                 (true, true) => "dup",
                 (true, false) if cell.finding.not_applicable.is_some() => "n/a",
+                (true, false) if known => "bad",
                 (true, false) => "ok",
             };
             out.push_str(&format!("  {mark:>4}"));
@@ -152,7 +155,10 @@ pub fn render(report: &Report) -> String {
     for (i, scenario) in Scenario::ALL.iter().enumerate() {
         out.push_str(&format!("S{} = {scenario}\n", i + 1));
     }
-    out.push_str("ok = as the arm claims; dup = the duplicate the arm is expected to make (asserted); FAIL = not as recorded\n\n");
+    out.push_str(
+        "ok = as the arm claims; dup = the duplicate the arm is expected to make (asserted); bad = another failure the \
+         arm is known for (a lower epoch committed; asserted); FAIL = not as recorded\n\n",
+    );
     for row in &rows {
         let head = &row[0];
         let held = row.iter().find(|c| c.finding.scenario == Scenario::HeldWindow);
@@ -164,7 +170,18 @@ pub fn render(report: &Report) -> String {
                 held.map_or("-", |c| c.finding.observed.as_str())
             )
         } else {
-            "exactly-once held in every scenario".to_string()
+            let known: Vec<String> = row
+                .iter()
+                .filter(|c| {
+                    c.finding.not_applicable.is_none() && head.target.arm().fails_in(c.finding.scenario).is_some()
+                })
+                .map(|c| c.finding.scenario.to_string())
+                .collect();
+            if known.is_empty() {
+                "exactly-once held in every scenario".to_string()
+            } else {
+                format!("exactly-once held in every scenario but its known failures, asserted: {}", known.join(", "))
+            }
         };
         out.push_str(&format!("{}: {verdict}\n", head.label()));
     }

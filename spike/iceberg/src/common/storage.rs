@@ -149,7 +149,11 @@ impl FileWrite for MarkedWrite {
     async fn write(&mut self, bs: Bytes) -> ice::Result<()> {
         if self.partial {
             self.inner.write(bs.slice(..bs.len() / 2)).await.map_err(failed)?;
-            self.inner.close().await.map_err(failed)?;
+            // A create-only file is published whole at `close` or not at all (a hard link of a
+            // complete temporary file, one S3 `PUT`): no store leaves half of one to be seen.
+            if !is_create_only(&self.path) {
+                self.inner.close().await.map_err(failed)?;
+            }
             return Err(injected_failure(Fault::Partial, &self.path));
         }
         storage_io::bytes_written(bs.len());
