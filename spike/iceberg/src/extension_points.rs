@@ -26,7 +26,7 @@ pub const WITH_REBASE: ExtensionPoint =
 /// the refreshed base, refusing data files named from the epoch.
 pub const DUPLICATE_FILE_CHECK: ExtensionPoint = ExtensionPoint {
     name: "the fast append's duplicate-file check, on data files named from the epoch",
-    markers: &["FileNames::Keyed"],
+    markers: &["FileNames::Keyed { create_only:"],
 };
 
 pub const EXTENSION_POINTS: [&ExtensionPoint; 6] = [

@@ -257,10 +257,15 @@ mod tests {
         }
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let definitions = ["spike/iceberg/src/extension_points.rs", "spike/delta/src/extension_points.rs"];
+        // Code of the harness's environment, not of an arm: what it uses carries no arm's check.
+        let environment = [(
+            "spike/iceberg/src/patched/publish.rs",
+            "another writer's rewrite of the table's data (`epochs_survive_rewrite`), sent through patch 1's public action",
+        )];
         for dir in ["spike/iceberg/src", "spike/delta/src", "spike/sink/src"] {
             for path in sources(&root.join(dir)) {
                 let relative = path.strip_prefix(&root).expect("under the root").to_string_lossy().into_owned();
-                if definitions.contains(&relative.as_str()) {
+                if definitions.contains(&relative.as_str()) || environment.iter().any(|(file, _)| *file == relative) {
                     continue;
                 }
                 let text = std::fs::read_to_string(&path).expect("readable");
