@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use barrier_harness::{Arm, DeltaArm, Fixture, IcebergArm, Target};
+use barrier_iceberg::HeadManifests;
 use barrier_iceberg::storage_io::StorageIo;
 use barrier_sink::{AppId, CallCounts, CommitSink, Epoch};
 use criterion::Criterion;
@@ -76,7 +77,7 @@ impl Seeded {
     pub async fn new(target: Target, history: u64) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let fixture = Fixture::create(target, dir.path()).await.expect("fixture");
-        fixture.seed_history(&app(), history).await.expect("seed history");
+        fixture.seed_history(&app(), history, HeadManifests::Empty).await.expect("seed history");
         let counts = Arc::new(CallCounts::default());
         let writer = fixture.counting_writer(Arc::clone(&counts)).await.expect("writer");
         Self { dir, writer, counts, next_epoch: AtomicU64::new(history + 1) }

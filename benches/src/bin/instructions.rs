@@ -32,6 +32,7 @@ use barrier_benches::syscalls::{self, Syscalls};
 use barrier_benches::{ARMS, CommitCount, app, commit_counts_file, render_counts};
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::{Arm, CatalogKind, Fixture, IcebergArm, Target};
+use barrier_iceberg::HeadManifests;
 use barrier_iceberg::storage_io::StorageIo;
 use barrier_sink::{CallCounts, CommitOutcome, CommitSink, Epoch, SinkError};
 use clap::Parser;
@@ -72,9 +73,37 @@ struct Cli {
     /// Where the counts go, one JSON line per commit.
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
+    /// What a seeded history's current snapshot lists: no manifest (every figure before
+    /// 2026-12-06), or one per snapshot, as iceberg-rust's fast append leaves a table nothing
+    /// compacts.
+    #[arg(long, value_enum, default_value_t = Head::Empty)]
+    head_manifests: Head,
     /// Internal: the child that prepares a table and measures one commit.
     #[arg(long, num_args = 3, value_names = ["ARM", "CATALOG", "HISTORY"], hide = true)]
     child: Option<Vec<String>>,
+}
+
+/// [`HeadManifests`] on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Head {
+    Empty,
+    OnePerSnapshot,
+}
+
+impl Head {
+    fn manifests(self) -> HeadManifests {
+        match self {
+            Head::Empty => HeadManifests::Empty,
+            Head::OnePerSnapshot => HeadManifests::OnePerSnapshot,
+        }
+    }
+
+    fn arg(self) -> &'static str {
+        match self {
+            Head::Empty => "empty",
+            Head::OnePerSnapshot => "one-per-snapshot",
+        }
+    }
 }
 
 fn arm_named(label: &str) -> Result<Arm, String> {
@@ -88,7 +117,7 @@ fn catalog_named(name: &str) -> Result<CatalogKind, String> {
 fn main() {
     let cli = Cli::parse();
     if let Some(child_args) = &cli.child {
-        child(child_args);
+        child(child_args, cli.head_manifests.manifests());
         return;
     }
     if let Err(e) = drive(&cli) {
@@ -107,7 +136,7 @@ struct ChildReport {
 }
 
 /// `--child ARM CATALOG HISTORY`: prepares, commits once, then measures one commit.
-fn child(args: &[String]) {
+fn child(args: &[String], head: HeadManifests) {
     let [arm, catalog, history] = args else { panic!("--child ARM CATALOG HISTORY") };
     let arm = arm_named(arm).unwrap_or_else(|e| panic!("{e}"));
     let target = Target::with_catalog(arm, catalog_named(catalog).unwrap_or(CatalogKind::Sqlite));
@@ -119,7 +148,7 @@ fn child(args: &[String]) {
     let writer = rt
         .block_on(async {
             let fixture = Fixture::create(target, dir.path()).await?;
-            fixture.seed_history(&app(), history).await?;
+            fixture.seed_history(&app(), history, head).await?;
             let writer = fixture.counting_writer(Arc::clone(&counts)).await?;
             // A long-lived writer's commit is measured, not its first.
             let first = writer.commit(&app(), epoch(history + 1), rows()).await?;
@@ -241,7 +270,7 @@ fn drive(cli: &Cli) -> Result<(), String> {
         for _ in 0..options.jobs {
             scope.spawn(|| {
                 while let Some(&(i, target, history, run)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    match run_child(&exe, target, history, run) {
+                    match run_child(&exe, target, history, cli.head_manifests, run) {
                         Ok(f) => found.lock().expect("results").push((i, f)),
                         Err(e) => failed.lock().expect("failures").push(format!("{}: {e}", id(target, history))),
                     }
@@ -299,10 +328,16 @@ fn drive(cli: &Cli) -> Result<(), String> {
     Ok(())
 }
 
-fn run_child(exe: &Path, target: Target, history: u64, run: Run) -> Result<Found, String> {
+fn run_child(exe: &Path, target: Target, history: u64, head: Head, run: Run) -> Result<Found, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let child_args =
-        ["--child".to_string(), target.arm().label(), target.catalog_name().to_string(), history.to_string()];
+    let child_args = [
+        "--child".to_string(),
+        target.arm().label(),
+        target.catalog_name().to_string(),
+        history.to_string(),
+        "--head-manifests".to_string(),
+        head.arg().to_string(),
+    ];
     let profile = dir.path().join("callgrind.out");
     let trace = dir.path().join("strace.log");
     let mut command = match run {

@@ -66,6 +66,21 @@ impl Build {
     }
 }
 
+/// What the current snapshot of a seeded history lists: the two shapes a long history can leave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HeadManifests {
+    /// No manifest: the cheapest table a commit can meet, as close as a seed gets to one whose
+    /// manifests are compacted. Every cost figure before 2026-12-06 was measured on it.
+    #[default]
+    Empty,
+    /// One manifest per seeded snapshot, as iceberg-rust's fast append (which never merges
+    /// manifests) leaves a table nothing compacts: whatever reads every manifest of the current
+    /// snapshot (the duplicate-file check) then costs what it would on that history. Each holds one
+    /// entry, a data file that snapshot removed (status `DELETED`, the file never written): decoded
+    /// like a live one, and read by nothing that counts rows.
+    OnePerSnapshot,
+}
+
 /// An arm's strategy on the build it runs on.
 #[derive(Clone, Copy)]
 pub enum Strategy {
@@ -198,8 +213,8 @@ impl Table {
     }
 
     /// Gives the table `snapshots` more snapshots of `app` on `main`, in one pass.
-    pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
-        on_build!(self, t => t.seed_history(app, snapshots).await)
+    pub async fn seed_history(&self, app: &AppId, snapshots: u64, head: HeadManifests) -> Result<(), SinkError> {
+        on_build!(self, t => t.seed_history(app, snapshots, head).await)
     }
 
     /// Expires every snapshot but the current one; returns how many it removed.

@@ -27,6 +27,7 @@ use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, MetadataLocation, NamespaceIdent, TableCreation, TableIdent};
 use super::{catalog, compat, publish, rewrite};
+use crate::HeadManifests;
 use crate::connection::Connection;
 
 /// Commit retry settings of every table the experiment creates. The defaults (4 retries, 100 ms
@@ -105,17 +106,13 @@ impl IcebergTable {
     /// Gives the table `snapshots` more snapshots on `main`, appends of `app` with epochs 1 to
     /// `snapshots`, in seconds at any history: the metadata is built in one pass
     /// ([`extend_history`]) and written as the next metadata file, and the table is registered
-    /// again on that file. The new current snapshot's manifest list is real and lists one manifest
-    /// per seeded snapshot, as iceberg-rust's fast append leaves a table (it never merges
-    /// manifests), so that what reads every manifest of the current snapshot (the duplicate-file
-    /// check) costs what it would on that history. Each seeded manifest holds one entry, a data
-    /// file that snapshot removed (status `DELETED`, the file never written): it is decoded like a
-    /// live one, and nothing that counts rows reads it. The older snapshots' manifest lists are
+    /// again on that file. The new current snapshot's manifest list is real, and lists what `shape`
+    /// says ([`HeadManifests`]). The older snapshots' manifest lists are
     /// named and never written: nothing that commits or counts rows reads them, but a reader of
     /// every snapshot's files (`table_files`, so `left_behind`) would fail on them. Fails, rather
     /// than seed a different table, on a catalog that registers a file without reading it
     /// (SeaweedFS's REST catalog, where `wire` seeds with real commits instead).
-    pub async fn seed_history(&self, app: &AppId, snapshots: u64) -> Result<(), SinkError> {
+    pub async fn seed_history(&self, app: &AppId, snapshots: u64, shape: HeadManifests) -> Result<(), SinkError> {
         let base = self.load().await?;
         let location =
             base.metadata_location().ok_or_else(|| SinkError::Iceberg("table has no metadata file".into()))?;
@@ -136,7 +133,7 @@ impl IcebergTable {
                 ManifestListWriter::v2(writer, head.snapshot_id(), head.parent_snapshot_id(), head.sequence_number());
             let seeded = metadata.snapshots().filter(|s| s.sequence_number() > base.metadata().last_sequence_number());
             let mut manifests = vec![];
-            for snapshot in seeded {
+            for snapshot in seeded.filter(|_| shape == HeadManifests::OnePerSnapshot) {
                 manifests
                     .push(seeded_manifest(&base, &lists, snapshot.snapshot_id(), snapshot.sequence_number()).await?);
             }
