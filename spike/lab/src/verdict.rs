@@ -115,6 +115,7 @@ fn manifest(report: &Report) -> serde_json::Value {
             "rows_expected": c.finding.rows_expected,
             "rows": c.finding.rows,
             "outcome": if c.finding.passed { "as expected" } else { "unexpected" },
+            "known_failure": c.finding.not_applicable.is_none().then(|| c.target.arm().fails_in(c.finding.scenario)).flatten(),
             "observed": c.finding.observed,
         })).collect::<Vec<_>>(),
     })
