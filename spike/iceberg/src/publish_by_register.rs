@@ -4,14 +4,19 @@
 
 use barrier_sink::SinkError;
 
-use super::common::{IcebergTable, main_at};
-use super::ice::spec::{MAIN_BRANCH, Snapshot};
+use super::common::IcebergTable;
+use super::ice::spec::{MAIN_BRANCH, Snapshot, SnapshotReference};
 use super::ice::table::Table;
 
-/// Publishes `snapshot` as `main` on `base` by registering `table` again on the next metadata file.
-pub(crate) async fn snapshot(table: &IcebergTable, base: &Table, snapshot: Snapshot) -> Result<(), SinkError> {
+/// Publishes `snapshot` as `main` (at `reference`) on `base` by registering `table` again on the
+/// next metadata file.
+pub(crate) async fn snapshot(
+    table: &IcebergTable,
+    base: &Table,
+    snapshot: Snapshot,
+    reference: SnapshotReference,
+) -> Result<(), SinkError> {
     let location = base.metadata_location().map(str::to_string);
-    let reference = main_at(&snapshot);
     let next = (|| {
         base.metadata().clone().into_builder(location).add_snapshot(snapshot)?.set_ref(MAIN_BRANCH, reference)?.build()
     })()

@@ -22,8 +22,6 @@ mod storage;
 mod strategy;
 mod table;
 
-pub(crate) use rewrite::main_at;
-
 /// The shared files an arm's footprint declares when its check rides on them.
 pub mod sources {
     pub use super::commit_catalog::SOURCE as COMMIT_CATALOG;

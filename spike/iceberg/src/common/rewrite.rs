@@ -15,16 +15,16 @@ use barrier_sink::SinkError;
 use futures::TryStreamExt;
 use uuid::Uuid;
 
-use super::compat;
 use super::errors::iceberg_error;
 use super::ice::spec::{
     ManifestListWriter, ManifestWriterBuilder, Operation, Snapshot, SnapshotReference, SnapshotRetention, Summary,
 };
 use super::ice::table::Table;
 use super::table::IcebergTable;
+use super::{compat, publish};
 
 /// The replace snapshot of `base`'s `main`, its files written; `None` for a table with no data.
-pub(crate) async fn replace_snapshot(base: &Table) -> Result<Option<Snapshot>, SinkError> {
+async fn replace_snapshot(base: &Table) -> Result<Option<Snapshot>, SinkError> {
     let metadata = base.metadata();
     let Some(current) = metadata.current_snapshot() else { return Ok(None) };
     let batches: Vec<_> = base
@@ -81,8 +81,19 @@ pub(crate) async fn replace_snapshot(base: &Table) -> Result<Option<Snapshot>, S
     ))
 }
 
+impl IcebergTable {
+    /// Another writer rewrites the table's data: `false` if it holds none.
+    pub async fn rewrite_data(&self) -> Result<bool, SinkError> {
+        let base = self.load().await?;
+        let Some(snapshot) = replace_snapshot(&base).await? else { return Ok(false) };
+        let main = main_at(&snapshot);
+        publish::snapshot(self, &base, snapshot, main).await?;
+        Ok(true)
+    }
+}
+
 /// `main` at `snapshot`.
-pub(crate) fn main_at(snapshot: &Snapshot) -> SnapshotReference {
+fn main_at(snapshot: &Snapshot) -> SnapshotReference {
     SnapshotReference::new(snapshot.snapshot_id(), SnapshotRetention::branch(None, None, None))
 }
 

@@ -26,7 +26,7 @@ use super::ice::writer::file_writer::location_generator::{DefaultFileNameGenerat
 use super::ice::writer::file_writer::rolling_writer::RollingFileWriterBuilder;
 use super::ice::writer::{IcebergWriter, IcebergWriterBuilder};
 use super::ice::{self, Catalog, MetadataLocation, NamespaceIdent, TableCreation, TableIdent};
-use super::{catalog, compat, publish, rewrite};
+use super::{catalog, compat};
 use crate::HeadManifests;
 use crate::connection::Connection;
 
@@ -172,14 +172,6 @@ impl IcebergTable {
             ));
         }
         Ok(())
-    }
-
-    /// Another writer rewrites the table's data (`rewrite.rs`): `false` if it holds none.
-    pub async fn rewrite_data(&self) -> Result<bool, SinkError> {
-        let base = self.load().await?;
-        let Some(snapshot) = rewrite::replace_snapshot(&base).await? else { return Ok(false) };
-        publish::snapshot(self, &base, snapshot).await?;
-        Ok(true)
     }
 
     pub async fn load(&self) -> Result<Table, SinkError> {

@@ -9,14 +9,15 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use barrier_sink::SinkError;
 
-use super::common::{IcebergTable, iceberg_error, main_at};
-use super::ice::spec::{MAIN_BRANCH, Snapshot};
+use super::common::{IcebergTable, iceberg_error};
+use super::ice::spec::{MAIN_BRANCH, Snapshot, SnapshotReference};
 use super::ice::table::Table;
 use super::ice::transaction::{ActionCommit, ApplyTransactionAction, Transaction, TransactionAction};
 use super::ice::{self, TableRequirement, TableUpdate};
 
 struct AddAsMain {
     snapshot: Snapshot,
+    main: SnapshotReference,
     parent: Option<i64>,
 }
 
@@ -25,7 +26,7 @@ impl TransactionAction for AddAsMain {
     async fn commit(self: Arc<Self>, _table: &Table) -> ice::Result<ActionCommit> {
         let updates = vec![
             TableUpdate::AddSnapshot { snapshot: self.snapshot.clone() },
-            TableUpdate::SetSnapshotRef { ref_name: MAIN_BRANCH.to_string(), reference: main_at(&self.snapshot) },
+            TableUpdate::SetSnapshotRef { ref_name: MAIN_BRANCH.to_string(), reference: self.main.clone() },
         ];
         let requirements =
             vec![TableRequirement::RefSnapshotIdMatch { r#ref: MAIN_BRANCH.to_string(), snapshot_id: self.parent }];
@@ -33,9 +34,14 @@ impl TransactionAction for AddAsMain {
     }
 }
 
-/// Commits `snapshot` as `main` on `table`, built on `base`.
-pub(crate) async fn snapshot(table: &IcebergTable, base: &Table, snapshot: Snapshot) -> Result<(), SinkError> {
-    let action = AddAsMain { parent: base.metadata().current_snapshot_id(), snapshot };
+/// Commits `snapshot` as `main` (at `main`) on `table`, built on `base`.
+pub(crate) async fn snapshot(
+    table: &IcebergTable,
+    base: &Table,
+    snapshot: Snapshot,
+    main: SnapshotReference,
+) -> Result<(), SinkError> {
+    let action = AddAsMain { parent: base.metadata().current_snapshot_id(), snapshot, main };
     let tx = action.apply(Transaction::new(base)).map_err(iceberg_error)?;
     tx.commit(table.catalog.as_ref()).await.map_err(iceberg_error)?;
     Ok(())
