@@ -130,15 +130,15 @@ impl Audit {
         let Held { duplicates, rows, rows_expected, lost_epochs, .. } = &self.held;
         let stalled = self.counted.stalled_writers > 0;
         // Only where replays differ: with the same batches an arm that stalls must not.
-        let (progressed, rows_expected) = if stalled && self.stalls.is_some() && !self.same_batches {
-            (true, rows_expected - lost_epochs.len() as u64 * barrier_harness::batch::BATCH_ROWS as u64)
+        let expected_stall = stalled && self.stalls.is_some() && !self.same_batches;
+        // A stalled run lost the epochs from the stall on, and reached no step beyond it.
+        let (progressed, reached, rows_expected) = if expected_stall {
+            (true, true, rows_expected - lost_epochs.len() as u64 * barrier_harness::batch::BATCH_ROWS as u64)
         } else {
-            (!stalled && lost_epochs.is_empty(), *rows_expected)
+            (!stalled && lost_epochs.is_empty(), self.counted.unreached_failpoints.0.is_empty(), *rows_expected)
         };
-        // A stalled run reaches no step beyond the stall.
         self.finished
-            && (self.counted.unreached_failpoints.0.is_empty()
-                || stalled && self.stalls.is_some() && !self.same_batches)
+            && reached
             && progressed
             && (!self.claims_exactly_once
                 || (*duplicates == 0 && *rows == rows_expected && self.outcomes.violations.is_empty()))
