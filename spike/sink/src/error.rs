@@ -147,15 +147,22 @@ impl Located {
     }
 }
 
-/// An error and its sources, `outer: inner: innermost`, for the places a person reads it.
+/// An error and its sources, `outer: inner: innermost`, for the places a person reads it. A source
+/// whose text its outer error already printed is left out: iceberg's and opendal's errors print
+/// their own sources, and walking the chain as well printed one S3 failure six times.
 pub struct Report<'a>(pub &'a (dyn StdError + 'static));
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)?;
+        let mut outer = self.0.to_string();
+        f.write_str(&outer)?;
         let mut next = self.0.source();
         while let Some(source) = next {
-            write!(f, ": {source}")?;
+            let text = source.to_string();
+            if !outer.contains(&text) {
+                write!(f, ": {text}")?;
+            }
+            outer = text;
             next = source.source();
         }
         Ok(())
@@ -172,6 +179,16 @@ mod tests {
         assert_eq!(err.to_string(), "catalog unavailable");
         assert_eq!(err.report().to_string(), "catalog unavailable: connection refused");
         assert_eq!(err.kind().to_string(), "CatalogUnavailable");
+    }
+
+    #[test]
+    fn a_report_names_a_source_its_outer_error_printed_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("write failed, source: {0}")]
+        struct PrintsItsSource(#[source] std::io::Error);
+        let io = std::io::Error::other("HTTP 500");
+        let err = SinkError::Storage(Box::new(PrintsItsSource(io)));
+        assert_eq!(err.report().to_string(), "storage failed: write failed, source: HTTP 500");
     }
 
     #[test]
