@@ -194,6 +194,13 @@ registry! {
                 column: Some("patch 3 (`iceberg-validator`)"),
             },
         },
+        /// The epoch as the id of the snapshot that commits it (patch 5, an experiment):
+        /// RisingWave's key, refused by the fast append on the refreshed base.
+        SnapshotId => ArmSpec {
+            name: "iceberg-snapshot-id",
+            claims_exactly_once: true, hazards: Hazards::NONE,
+            kind: Kind::Suite { sink: Strategy::Patched(&patched::SnapshotId), column: Some("patch 5 (`iceberg-snapshot-id`)") },
+        },
         /// The check on the held table, the commit on it with no refresh and no rebase (patch 4,
         /// shape (b), an experiment): one round trip per commit; the sink owns the loop.
         NoRebase => ArmSpec {
@@ -519,6 +526,7 @@ mod tests {
                 "iceberg-action",
                 "iceberg-requirement",
                 "iceberg-validator",
+                "iceberg-snapshot-id",
                 "iceberg-no-rebase",
                 "iceberg-validator-first-on-base",
                 "as-flink",
@@ -540,6 +548,7 @@ mod tests {
                 "iceberg-action",
                 "iceberg-requirement",
                 "iceberg-validator",
+                "iceberg-snapshot-id",
                 "iceberg-no-rebase",
                 "delta"
             ]

@@ -29,13 +29,19 @@ pub const DUPLICATE_FILE_CHECK: ExtensionPoint = ExtensionPoint {
     markers: &["FileNames::Keyed { create_only:"],
 };
 
-pub const EXTENSION_POINTS: [&ExtensionPoint; 6] = [
+/// Patch 5 (an experiment): a caller-set snapshot id on the fast append, refused when the
+/// refreshed base already has it.
+pub const SET_SNAPSHOT_ID: ExtensionPoint =
+    ExtensionPoint { name: "`FastAppendAction::set_snapshot_id`", markers: &[".set_snapshot_id("] };
+
+pub const EXTENSION_POINTS: [&ExtensionPoint; 7] = [
     &CATALOG_DECORATOR,
     &TRANSACTION_ACTION,
     &ASSERT_REF_SNAPSHOT_ID,
     &TRANSACTION_VALIDATOR,
     &WITH_REBASE,
     &DUPLICATE_FILE_CHECK,
+    &SET_SNAPSHOT_ID,
 ];
 
 /// An arm whose own files name one of these builds part of the write path itself.

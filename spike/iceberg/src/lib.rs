@@ -230,6 +230,15 @@ impl Table {
         on_build!(self, t => t.expire_all_but_current().await)
     }
 
+    /// The catalog's own answer to a snapshot id the table already has (patched build only:
+    /// the commit is a `TransactionAction`, patch 1).
+    pub async fn offer_current_snapshot_again(&self) -> Result<patched::DuplicateIdAnswer, SinkError> {
+        match self {
+            Table::Patched(t) => t.offer_current_snapshot_again().await,
+            _ => Err(SinkError::Iceberg(format!("{} cannot send a snapshot of its own", self.build().name()).into())),
+        }
+    }
+
     /// The table's location, and every file under it that its current metadata reaches.
     pub async fn table_files(&self) -> Result<(String, BTreeSet<String>), SinkError> {
         on_build!(self, t => t.table_files().await)

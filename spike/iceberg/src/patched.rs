@@ -22,6 +22,7 @@ mod as_materialize;
 mod no_rebase;
 pub(crate) mod publish;
 mod requirement;
+mod snapshot_id;
 mod validator;
 
 pub use action::Action;
@@ -30,5 +31,7 @@ pub use as_materialize::AsMaterialize;
 pub use common::*;
 pub use ice::transaction::Rebase;
 pub use no_rebase::NoRebase;
+pub use publish::DuplicateIdAnswer;
 pub use requirement::Requirement;
+pub use snapshot_id::{SnapshotId, snapshot_id};
 pub use validator::Validator;

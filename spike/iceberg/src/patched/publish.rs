@@ -2,18 +2,21 @@
 //! (`common/rewrite.rs`): through the library's own commit, a `TransactionAction` (public with
 //! patch 1) that adds the snapshot and sets `main` to it, asserting `main` where the snapshot was
 //! built. Another writer's commit in between fails that assertion on every retry: the caller
-//! publishes while nothing else commits.
+//! publishes while nothing else commits. The same commit, offering a snapshot id the table has,
+//! measures each catalog's own refusal of it (`iceberg-snapshot-id`).
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use barrier_sink::SinkError;
 
+use super::common::CommitStrategy;
 use super::common::{IcebergTable, iceberg_error};
-use super::ice::spec::{MAIN_BRANCH, Snapshot, SnapshotReference};
+use super::ice::spec::{MAIN_BRANCH, Snapshot, SnapshotReference, SnapshotRetention};
 use super::ice::table::Table;
 use super::ice::transaction::{ActionCommit, ApplyTransactionAction, Transaction, TransactionAction};
 use super::ice::{self, TableRequirement, TableUpdate};
+use super::snapshot_id::SnapshotId;
 
 struct AddAsMain {
     snapshot: Snapshot,
@@ -41,8 +44,44 @@ pub(crate) async fn snapshot(
     snapshot: Snapshot,
     main: SnapshotReference,
 ) -> Result<(), SinkError> {
+    offer(table, base, snapshot, main).await.map_err(iceberg_error)
+}
+
+/// [`snapshot`], with the library's or the catalog's refusal as the library reports it.
+pub(crate) async fn offer(
+    table: &IcebergTable,
+    base: &Table,
+    snapshot: Snapshot,
+    main: SnapshotReference,
+) -> ice::Result<()> {
     let action = AddAsMain { parent: base.metadata().current_snapshot_id(), snapshot, main };
-    let tx = action.apply(Transaction::new(base)).map_err(iceberg_error)?;
-    tx.commit(table.catalog.as_ref()).await.map_err(iceberg_error)?;
-    Ok(())
+    action.apply(Transaction::new(base))?.commit(table.catalog.as_ref()).await.map(drop)
+}
+
+/// What a catalog answered to a commit that adds a snapshot whose id the table already has.
+#[derive(Debug)]
+pub enum DuplicateIdAnswer {
+    /// It applied the commit.
+    Accepted,
+    /// It refused it, with this error; `taken` says whether `iceberg-snapshot-id` reads that error
+    /// as the epoch already committed (it then reloads and answers `AlreadyCommitted`).
+    Refused { error: String, taken: bool },
+}
+
+impl IcebergTable {
+    /// Sends the catalog a commit that adds `main`'s current snapshot again, same id, with `main`
+    /// asserted where it is, so that only the catalog's own check of the id can refuse it: what a
+    /// writer reaches whose base never saw the id while `main` has not moved (the epoch's
+    /// snapshot committed, then rolled back).
+    pub async fn offer_current_snapshot_again(&self) -> Result<DuplicateIdAnswer, SinkError> {
+        let base = self.load().await?;
+        let Some(current) = base.metadata().current_snapshot() else {
+            return Err(SinkError::Corrupt("no current snapshot to offer again".to_string()));
+        };
+        let main = SnapshotReference::new(current.snapshot_id(), SnapshotRetention::branch(None, None, None));
+        Ok(match offer(self, &base, current.as_ref().clone(), main).await {
+            Ok(()) => DuplicateIdAnswer::Accepted,
+            Err(err) => DuplicateIdAnswer::Refused { error: err.to_string(), taken: SnapshotId.epoch_taken(&err) },
+        })
+    }
 }

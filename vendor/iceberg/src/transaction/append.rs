@@ -37,6 +37,7 @@ pub struct FastAppendAction {
     check_duplicate: bool,
     // below are properties used to create SnapshotProducer when commit
     commit_uuid: Option<Uuid>,
+    snapshot_id: Option<i64>,
     snapshot_properties: HashMap<String, String>,
     added_data_files: Vec<DataFile>,
     validators: Vec<BoxedSnapshotAncestryValidator>,
@@ -47,6 +48,7 @@ impl FastAppendAction {
         Self {
             check_duplicate: true,
             commit_uuid: None,
+            snapshot_id: None,
             snapshot_properties: HashMap::default(),
             added_data_files: vec![],
             validators: vec![],
@@ -68,6 +70,18 @@ impl FastAppendAction {
     /// Set commit UUID for the snapshot.
     pub fn set_commit_uuid(mut self, commit_uuid: Uuid) -> Self {
         self.commit_uuid = Some(commit_uuid);
+        self
+    }
+
+    /// Sets the id of the snapshot this append adds, instead of a random one.
+    ///
+    /// On every attempt, including each retry on a table refreshed after a conflict, the append
+    /// fails with [`ErrorKind::DataInvalid`](crate::ErrorKind::DataInvalid) before it writes any
+    /// file if the table already has a snapshot with this id. An id derived from what the append
+    /// commits therefore adds it at most once while that snapshot is in the table's metadata;
+    /// once the snapshot is expired, the same id is accepted again.
+    pub fn set_snapshot_id(mut self, snapshot_id: i64) -> Self {
+        self.snapshot_id = Some(snapshot_id);
         self
     }
 
@@ -127,9 +141,10 @@ impl TransactionAction for FastAppendAction {
         let snapshot_producer = SnapshotProducer::new(
             table,
             self.commit_uuid.unwrap_or_else(Uuid::now_v7),
+            self.snapshot_id,
             self.snapshot_properties.clone(),
             self.added_data_files.clone(),
-        );
+        )?;
 
         // validate added files
         snapshot_producer.validate_added_data_files()?;
@@ -208,9 +223,9 @@ mod tests {
     };
     use crate::table::Table;
     use crate::test_utils::test_runtime;
-    use crate::transaction::tests::make_v2_minimal_table;
+    use crate::transaction::tests::{make_v2_minimal_table, make_v2_table};
     use crate::transaction::{Transaction, TransactionAction};
-    use crate::{TableIdent, TableRequirement, TableUpdate};
+    use crate::{ErrorKind, TableIdent, TableRequirement, TableUpdate};
 
     fn render_template(template: &str, ctx: Value) -> String {
         let mut env = Environment::new();
@@ -634,5 +649,45 @@ mod tests {
             manifest.entries()[0].snapshot_id().unwrap()
         );
         assert_eq!(data_file, *manifest.entries()[0].data_file());
+    }
+
+    #[tokio::test]
+    async fn test_fast_append_with_snapshot_id() {
+        let table = make_v2_minimal_table();
+        let tx = Transaction::new(&table);
+        let data_file = DataFileBuilder::default()
+            .content(DataContentType::Data)
+            .file_path("test/3.parquet".to_string())
+            .file_format(DataFileFormat::Parquet)
+            .file_size_in_bytes(100)
+            .record_count(1)
+            .partition_spec_id(table.metadata().default_partition_spec_id())
+            .partition(Struct::from_iter([Some(Literal::long(300))]))
+            .build()
+            .unwrap();
+        let action = tx
+            .fast_append()
+            .set_snapshot_id(42)
+            .add_data_files(vec![data_file]);
+
+        let mut action_commit = Arc::new(action).commit(&table).await.unwrap();
+        let updates = action_commit.take_updates();
+
+        assert!(
+            matches!((&updates[0], &updates[1]), (TableUpdate::AddSnapshot { snapshot }, TableUpdate::SetSnapshotRef { reference, .. }) if snapshot.snapshot_id() == 42 && reference.snapshot_id == 42)
+        );
+    }
+
+    #[tokio::test]
+    async fn test_fast_append_refuses_an_existing_snapshot_id() {
+        let table = make_v2_table();
+        let existing = table.metadata().current_snapshot_id().unwrap();
+        let tx = Transaction::new(&table);
+        let action = tx.fast_append().set_snapshot_id(existing);
+
+        let err = Arc::new(action).commit(&table).await.err().unwrap();
+
+        assert_eq!(err.kind(), ErrorKind::DataInvalid);
+        assert!(err.message().contains(&existing.to_string()));
     }
 }

@@ -122,20 +122,32 @@ pub(crate) struct SnapshotProducer<'a> {
 }
 
 impl<'a> SnapshotProducer<'a> {
+    /// Fails if `snapshot_id` is given and the table already has a snapshot with it.
     pub(crate) fn new(
         table: &'a Table,
         commit_uuid: Uuid,
+        snapshot_id: Option<i64>,
         snapshot_properties: HashMap<String, String>,
         added_data_files: Vec<DataFile>,
-    ) -> Self {
-        Self {
+    ) -> Result<Self> {
+        let snapshot_id = match snapshot_id {
+            Some(id) if table.metadata().snapshot_by_id(id).is_some() => {
+                return Err(Error::new(
+                    ErrorKind::DataInvalid,
+                    format!("Snapshot id {id} already exists in the table"),
+                ));
+            }
+            Some(id) => id,
+            None => Self::generate_unique_snapshot_id(table),
+        };
+        Ok(Self {
             table,
-            snapshot_id: Self::generate_unique_snapshot_id(table),
+            snapshot_id,
             commit_uuid,
             snapshot_properties,
             added_data_files,
             manifest_counter: (0..),
-        }
+        })
     }
 
     pub(crate) fn validate_added_data_files(&self) -> Result<()> {

@@ -1,0 +1,118 @@
+//! `iceberg-snapshot-id` (patch 5) beyond the suite, on every catalog: one trial per catalog and
+//! property, `<catalog>::<property>`.
+//!
+//! - The catalog's own refusal of a duplicate id: a commit that adds `main`'s current snapshot
+//!   again, with `main` asserted where it is, so that no requirement and no client-side check can
+//!   refuse it first. Each catalog must refuse it; what it answers is printed, and whether the arm
+//!   reads that answer as "already committed". The epoch is then replayed: `AlreadyCommitted`, and
+//!   the table holds it once.
+//! - Snapshot expiry, held: a writer held after its check of epoch 1 while another writer commits
+//!   epochs 1 and 2 and every snapshot but the current one expires. Epoch 1's id is gone with its
+//!   snapshot, so the held writer's append is accepted: epoch 1 twice, asserted (the suite's
+//!   `epochs_survive_expiry` replays without a hold, and the watermark answers it; nothing at the
+//!   swap remembers an expired id).
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use barrier_harness::batch::{BATCH_ROWS, batch};
+use barrier_harness::{CatalogKind, Fixture, IcebergArm, Target};
+use barrier_iceberg::patched::DuplicateIdAnswer;
+use barrier_sink::{AppId, CommitOutcome, CommitSink, Epoch, HeldWindow, Hooks};
+use libtest_mimic::{Failed, Trial};
+
+type Property = for<'a> fn(&'a Fixture) -> futures::future::BoxFuture<'a, Result<String, String>>;
+
+fn main() -> ExitCode {
+    let properties: [(&str, Property); 2] = [
+        ("the_catalog_refuses_a_duplicate_id", |fx| Box::pin(duplicate_id(fx))),
+        ("a_writer_held_past_expiry_commits_again", |fx| Box::pin(held_past_expiry(fx))),
+    ];
+    let trials = CatalogKind::suite()
+        .into_iter()
+        .flat_map(|kind| properties.map(|(name, property)| trial(kind, name, property)))
+        .collect();
+    libtest_mimic::run(&cli::arguments(), trials).exit_code()
+}
+
+fn trial(kind: CatalogKind, name: &'static str, property: Property) -> Trial {
+    Trial::test(format!("{kind}::{name}"), move || {
+        let target = Target::Iceberg(IcebergArm::SnapshotId, kind);
+        if let Some(why) = target.unavailable() {
+            println!("SKIPPED {kind}::{name}: {why}");
+            return Ok(());
+        }
+        cli::runtime().block_on(async {
+            let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
+            let fixture = Fixture::create(target, dir.path()).await.map_err(|e| format!("fixture: {}", e.report()))?;
+            let observed = property(&fixture).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
+            println!("{kind}::{name}: {observed}");
+            Ok(())
+        })
+    })
+}
+
+fn app() -> AppId {
+    AppId::new("app-a").expect("not empty")
+}
+
+fn epoch(n: u64) -> Epoch {
+    Epoch::new(n).expect("in range")
+}
+
+fn report(e: barrier_sink::SinkError) -> String {
+    e.report().to_string()
+}
+
+async fn writer(fx: &Fixture, hooks: Hooks) -> Result<Box<dyn CommitSink>, String> {
+    fx.writer(hooks).await.map_err(report)
+}
+
+async fn duplicate_id(fx: &Fixture) -> Result<String, String> {
+    let a = app();
+    let rows = |n: u64| batch(n as i64 * 100, BATCH_ROWS, &format!("epoch-{n}"));
+    let sink = writer(fx, Hooks::default()).await?;
+    let first = sink.commit(&a, epoch(1), rows(1)).await.map_err(report)?;
+    let table = fx.iceberg().await.map_err(report)?.ok_or("an Iceberg fixture")?;
+    let answer = table.offer_current_snapshot_again().await.map_err(report)?;
+    let replay = sink.commit(&a, epoch(1), rows(1)).await.map_err(report)?;
+    let history = fx.epoch_history(&a).await.map_err(report)?;
+    let observed = format!("first {first:?}; the catalog answered {answer:?}; replay {replay:?}; epochs {history:?}");
+    let refused = matches!(answer, DuplicateIdAnswer::Refused { .. });
+    if first == CommitOutcome::Committed
+        && refused
+        && replay == (CommitOutcome::AlreadyCommitted { committed: epoch(1) })
+        && history == [epoch(1)]
+    {
+        Ok(observed)
+    } else {
+        Err(format!("expected the duplicate id refused and epoch 1 once: {observed}"))
+    }
+}
+
+async fn held_past_expiry(fx: &Fixture) -> Result<String, String> {
+    let a = app();
+    let rows = |n: u64| batch(n as i64 * 100, BATCH_ROWS, &format!("epoch-{n}"));
+    let window = HeldWindow::new();
+    let held = writer(fx, Hooks::default().with_window(Arc::clone(&window))).await?;
+    let other = writer(fx, Hooks::default()).await?;
+    let held_app = a.clone();
+    let task = tokio::spawn(async move { held.commit(&held_app, epoch(1), rows(1)).await });
+    window.reached().await;
+    for n in [1, 2] {
+        other.commit(&a, epoch(n), rows(n)).await.map_err(report)?;
+    }
+    let expired = fx.expire_history().await.map_err(report)?;
+    window.release();
+    let told = task.await.map_err(|e| e.to_string())?.map_err(report)?;
+    let history = fx.epoch_history(&a).await.map_err(report)?;
+    let observed = format!("{expired} snapshots expired; held writer {told:?}; epochs on main {history:?}");
+    if expired > 0 && told == CommitOutcome::Committed && history == [epoch(1), epoch(2)] {
+        Ok(format!("{observed}: epoch 1 committed twice"))
+    } else {
+        Err(format!("expected epoch 1 committed again past expiry: {observed}"))
+    }
+}
