@@ -22,11 +22,12 @@ use libtest_mimic::{Failed, Trial};
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
-    let probes: [(&str, Probe); 6] = [
+    let probes: [(&str, Probe); 7] = [
         ("assert_ref_snapshot_id", assert_ref_snapshot_id),
         ("assert_table_uuid", assert_table_uuid),
         ("requirement_only_commit", requirement_only_commit),
         ("assert_non_main_ref", assert_non_main_ref),
+        ("duplicate_snapshot_id", duplicate_snapshot_id),
         ("idempotency_key_resend", idempotency_key_resend),
         ("idempotency_key_is_not_an_epoch_check", idempotency_key_is_not_an_epoch_check),
     ];
@@ -329,6 +330,34 @@ fn assert_non_main_ref(table: &Table) -> futures::future::BoxFuture<'_, Result<S
             return Err(format!("audit asserted wrongly {}, rightly {}", wrong.status, right.status));
         }
         Ok(format!("audit at another snapshot: {}; at its own: {}", wrong.label(), right.label()))
+    })
+}
+
+/// A snapshot whose id the table already has, with `main` asserted where it is, must be refused
+/// and change nothing: the server's own duplicate-id check (`iceberg-snapshot-id`, patch 5). An
+/// iceberg-rust writer never sends one (its own apply of the updates refuses the id first), so
+/// only plain HTTP reaches it.
+fn duplicate_snapshot_id(table: &Table) -> futures::future::BoxFuture<'_, Result<String, String>> {
+    Box::pin(async move {
+        let (s1, first) = table.append(None, None, None).await?;
+        first.expect_ok("append")?;
+        let metadata = table.metadata().await?;
+        let mut again = metadata["snapshots"][0].clone();
+        again["summary"]["barrier.epoch"] = json!("2");
+        let updates = json!([{"action": "add-snapshot", "snapshot": again},
+            {"action": "set-snapshot-ref", "ref-name": "main", "type": "branch", "snapshot-id": s1}]);
+        let answer = table.commit(json!([main_at(Some(s1))]), updates, None).await?;
+        let after = table.metadata().await?;
+        let snapshots = after["snapshots"].as_array().map_or(0, Vec::len);
+        let epoch = after["snapshots"][0]["summary"]["barrier.epoch"].clone();
+        if answer.ok() || snapshots != 1 || !epoch.is_null() {
+            return Err(format!(
+                "a duplicate snapshot id was not refused: {} {}; {snapshots} snapshot(s), the first's epoch {epoch}",
+                answer.label(),
+                excerpt(&answer.body)
+            ));
+        }
+        Ok(format!("duplicate id: {} {}", answer.label(), excerpt(&answer.body)))
     })
 }
 

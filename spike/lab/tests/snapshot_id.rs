@@ -1,16 +1,22 @@
 //! `iceberg-snapshot-id` (patch 5) beyond the suite, on every catalog: one trial per catalog and
 //! property, `<catalog>::<property>`.
 //!
-//! - The catalog's own refusal of a duplicate id: a commit that adds `main`'s current snapshot
-//!   again, with `main` asserted where it is, so that no requirement and no client-side check can
-//!   refuse it first. Each catalog must refuse it; what it answers is printed, and whether the arm
-//!   reads that answer as "already committed". The epoch is then replayed: `AlreadyCommitted`, and
-//!   the table holds it once.
+//! - A duplicate id offered past every requirement: a commit that adds `main`'s current snapshot
+//!   again, with `main` asserted where it is. The library refuses it itself, on every catalog,
+//!   before anything is sent: `Transaction::commit` applies each action's updates to its copy of
+//!   the metadata, whose `add_snapshot` refuses an id it has (memory and SQL apply the same updates
+//!   with the same code again inside `update_table`; the REST servers' own refusal, which no
+//!   iceberg-rust writer reaches, is `rest_conformance`'s `duplicate_snapshot_id`). What it answers
+//!   is printed, with whether the arm reads it as "already committed"; the epoch is then replayed:
+//!   `AlreadyCommitted`, and the table holds it once.
 //! - Snapshot expiry, held: a writer held after its check of epoch 1 while another writer commits
-//!   epochs 1 and 2 and every snapshot but the current one expires. Epoch 1's id is gone with its
-//!   snapshot, so the held writer's append is accepted: epoch 1 twice, asserted (the suite's
+//!   epochs 1, 2 (and 3) and every snapshot but the current one expires. Epoch 1's snapshot is
+//!   gone; while the current snapshot names it as its parent, patch 5 still refuses its id (reusing
+//!   it made `main`'s ancestry a cycle, which every walk of the table then looped on, before the
+//!   patch refused it): `AlreadyCommitted`. Once no snapshot names it, the id is free and the
+//!   held writer's append is accepted: epoch 1 twice, asserted (the suite's
 //!   `epochs_survive_expiry` replays without a hold, and the watermark answers it; nothing at the
-//!   swap remembers an expired id).
+//!   swap remembers an id expired two generations back).
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -27,9 +33,12 @@ use libtest_mimic::{Failed, Trial};
 type Property = for<'a> fn(&'a Fixture) -> futures::future::BoxFuture<'a, Result<String, String>>;
 
 fn main() -> ExitCode {
-    let properties: [(&str, Property); 2] = [
-        ("the_catalog_refuses_a_duplicate_id", |fx| Box::pin(duplicate_id(fx))),
-        ("a_writer_held_past_expiry_commits_again", |fx| Box::pin(held_past_expiry(fx))),
+    let properties: [(&str, Property); 3] = [
+        ("a_duplicate_id_is_refused_before_it_is_sent", |fx| Box::pin(duplicate_id(fx))),
+        ("a_writer_held_past_expiry_is_refused_while_a_child_names_the_id", |fx| Box::pin(held_past_expiry(fx, 2))),
+        ("a_writer_held_past_expiry_commits_again_once_no_snapshot_names_the_id", |fx| {
+            Box::pin(held_past_expiry(fx, 3))
+        }),
     ];
     let trials = CatalogKind::suite()
         .into_iter()
@@ -80,8 +89,8 @@ async fn duplicate_id(fx: &Fixture) -> Result<String, String> {
     let answer = table.offer_current_snapshot_again().await.map_err(report)?;
     let replay = sink.commit(&a, epoch(1), rows(1)).await.map_err(report)?;
     let history = fx.epoch_history(&a).await.map_err(report)?;
-    let observed = format!("first {first:?}; the catalog answered {answer:?}; replay {replay:?}; epochs {history:?}");
-    let refused = matches!(answer, DuplicateIdAnswer::Refused { .. });
+    let observed = format!("first {first:?}; the offer was {answer:?}; replay {replay:?}; epochs {history:?}");
+    let refused = matches!(answer, DuplicateIdAnswer::Refused { taken: true, .. });
     if first == CommitOutcome::Committed
         && refused
         && replay == (CommitOutcome::AlreadyCommitted { committed: epoch(1) })
@@ -93,7 +102,9 @@ async fn duplicate_id(fx: &Fixture) -> Result<String, String> {
     }
 }
 
-async fn held_past_expiry(fx: &Fixture) -> Result<String, String> {
+/// Holds a writer of epoch 1 while another commits epochs 1 to `last` and every snapshot but the
+/// current one expires; then releases it.
+async fn held_past_expiry(fx: &Fixture, last: u64) -> Result<String, String> {
     let a = app();
     let rows = |n: u64| batch(n as i64 * 100, BATCH_ROWS, &format!("epoch-{n}"));
     let window = HeldWindow::new();
@@ -102,7 +113,7 @@ async fn held_past_expiry(fx: &Fixture) -> Result<String, String> {
     let held_app = a.clone();
     let task = tokio::spawn(async move { held.commit(&held_app, epoch(1), rows(1)).await });
     window.reached().await;
-    for n in [1, 2] {
+    for n in 1..=last {
         other.commit(&a, epoch(n), rows(n)).await.map_err(report)?;
     }
     let expired = fx.expire_history().await.map_err(report)?;
@@ -110,9 +121,13 @@ async fn held_past_expiry(fx: &Fixture) -> Result<String, String> {
     let told = task.await.map_err(|e| e.to_string())?.map_err(report)?;
     let history = fx.epoch_history(&a).await.map_err(report)?;
     let observed = format!("{expired} snapshots expired; held writer {told:?}; epochs on main {history:?}");
-    if expired > 0 && told == CommitOutcome::Committed && history == [epoch(1), epoch(2)] {
-        Ok(format!("{observed}: epoch 1 committed twice"))
+    let (expected_told, expected_history, what) = match last {
+        2 => (CommitOutcome::AlreadyCommitted { committed: epoch(2) }, vec![epoch(2)], "refused"),
+        _ => (CommitOutcome::Committed, vec![epoch(1), epoch(last)], "committed again: epoch 1 twice"),
+    };
+    if expired > 0 && told == expected_told && history == expected_history {
+        Ok(format!("{observed}: {what}"))
     } else {
-        Err(format!("expected epoch 1 committed again past expiry: {observed}"))
+        Err(format!("expected epoch 1 {what}: {observed}"))
     }
 }

@@ -80,7 +80,25 @@ pub fn committed_epoch_on_main(metadata: &TableMetadata, app: &AppId) -> Result<
         next = snapshot.parent_snapshot_id();
         Some(snapshot.as_ref())
     });
-    committed_epoch_in(ancestry, app)
+    let walked = committed_epoch_in(ancestry.take(metadata.snapshots().len()), app)?;
+    if walked.is_none() {
+        acyclic(metadata)?;
+    }
+    Ok(walked)
+}
+
+/// `main`'s ancestry ends: a snapshot id reused after its snapshot expired, while its child still
+/// names it as parent, makes it a cycle that a walk would follow for ever (patch 5 refuses such an
+/// id; a writer without it may not).
+fn acyclic(metadata: &TableMetadata) -> Result<(), SinkError> {
+    let mut next = metadata.current_snapshot_id();
+    for _ in 0..=metadata.snapshots().len() {
+        match next.and_then(|id| metadata.snapshot_by_id(id)) {
+            Some(snapshot) => next = snapshot.parent_snapshot_id(),
+            None => return Ok(()),
+        }
+    }
+    Err(SinkError::Corrupt(format!("main's ancestry is a cycle through snapshot {next:?}")))
 }
 
 /// The newest epoch of `app` in an ancestry walked newest-first (`committed_epoch_on_main`'s
@@ -107,6 +125,7 @@ pub(super) fn app_snapshots<'a>(
     metadata: &'a TableMetadata,
     app: &AppId,
 ) -> Result<Vec<(&'a SnapshotRef, Epoch)>, SinkError> {
+    acyclic(metadata)?;
     let mut snapshots = vec![];
     let mut next = metadata.current_snapshot_id();
     while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {

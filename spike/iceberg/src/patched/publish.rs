@@ -3,7 +3,7 @@
 //! patch 1) that adds the snapshot and sets `main` to it, asserting `main` where the snapshot was
 //! built. Another writer's commit in between fails that assertion on every retry: the caller
 //! publishes while nothing else commits. The same commit, offering a snapshot id the table has,
-//! measures each catalog's own refusal of it (`iceberg-snapshot-id`).
+//! shows who refuses a duplicate id (`iceberg-snapshot-id`).
 
 use std::sync::Arc;
 
@@ -58,21 +58,20 @@ pub(crate) async fn offer(
     action.apply(Transaction::new(base))?.commit(table.catalog.as_ref()).await.map(drop)
 }
 
-/// What a catalog answered to a commit that adds a snapshot whose id the table already has.
+/// What became of a commit that adds a snapshot whose id the table already has.
 #[derive(Debug)]
 pub enum DuplicateIdAnswer {
     /// It applied the commit.
     Accepted,
-    /// It refused it, with this error; `taken` says whether `iceberg-snapshot-id` reads that error
-    /// as the epoch already committed (it then reloads and answers `AlreadyCommitted`).
+    /// The library (its own apply of the updates, before sending them) or the catalog refused it,
+    /// with this error; `taken` says whether `iceberg-snapshot-id` reads that error as the epoch
+    /// already committed (it then reloads and answers `AlreadyCommitted`).
     Refused { error: String, taken: bool },
 }
 
 impl IcebergTable {
-    /// Sends the catalog a commit that adds `main`'s current snapshot again, same id, with `main`
-    /// asserted where it is, so that only the catalog's own check of the id can refuse it: what a
-    /// writer reaches whose base never saw the id while `main` has not moved (the epoch's
-    /// snapshot committed, then rolled back).
+    /// Commits `main`'s current snapshot again, same id, with `main` asserted where it is, so that
+    /// no requirement refuses it: only a check of the id can.
     pub async fn offer_current_snapshot_again(&self) -> Result<DuplicateIdAnswer, SinkError> {
         let base = self.load().await?;
         let Some(current) = base.metadata().current_snapshot() else {

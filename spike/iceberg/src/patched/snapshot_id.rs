@@ -17,9 +17,9 @@ use crate::extension_points::SET_SNAPSHOT_ID;
 /// and the epoch. The append refuses that id on every attempt if the table it was rebased onto
 /// already has it (patch 5), and its `RefSnapshotIdMatch` pins that table at the swap: a second
 /// commit of the epoch is refused inside the library's loop, with `DataInvalid`, which the sink
-/// reads back, after a reload, as `AlreadyCommitted`. The catalogs refuse a duplicate id too,
-/// which only a writer whose base never saw the id can reach (`spike/lab/tests/snapshot_id.rs`
-/// measures each catalog's refusal, `publish::offer_current_snapshot_again`).
+/// reads back, after a reload, as `AlreadyCommitted`. Past that, the library's own apply of the
+/// updates refuses an id its copy of the metadata has, and the catalogs refuse one too
+/// (`spike/lab/tests/snapshot_id.rs`, `rest_conformance`'s `duplicate_snapshot_id`).
 ///
 /// What it decides, and what it does not:
 /// - Its look at the base is one `snapshot_by_id`: the epoch's own id there is a replay. A
@@ -27,8 +27,10 @@ use crate::extension_points::SET_SNAPSHOT_ID;
 ///   id, reported as `Corrupt`, never taken for a commit. Then the summary and watermark look
 ///   every arm makes, which also answers an epoch below the committed one; that look is not atomic
 ///   with the swap, so, as `iceberg-file-key`, it refuses duplicates atomically, not regressions.
-/// - The id check sees every snapshot the metadata holds, on `main` or not; once the epoch's
-///   snapshot is expired, the id is free again and only the watermark remembers the epoch.
+/// - The id check sees every snapshot the metadata holds, on `main` or not, and every parent id
+///   they name. Once the epoch's snapshot and its child are both expired, the id is free again:
+///   a writer held past that commits the epoch a second time (the watermark answers a replay,
+///   but nothing at the swap remembers the id; `spike/lab/tests/snapshot_id.rs`).
 /// - It writes its files under fresh names, so it needs no put-if-absent storage, and a rewrite of
 ///   the table's data leaves the epoch's snapshot, and its id, in place.
 pub struct SnapshotId;
@@ -92,8 +94,8 @@ impl CommitStrategy for SnapshotId {
         action.apply(tx).and_then(|tx| append.record_watermark(tx))
     }
 
-    /// Patch 5's refusal on the refreshed base, or a catalog's own refusal of a duplicate id
-    /// (memory and SQL: the metadata builder's `add_snapshot`).
+    /// Patch 5's refusal on the refreshed base, or the metadata builder's `add_snapshot` refusing
+    /// a duplicate id (the library's own apply of the updates; memory's and SQL's `update_table`).
     fn epoch_taken(&self, err: &ice::Error) -> bool {
         let message = err.message();
         err.kind() == ErrorKind::DataInvalid

@@ -77,9 +77,10 @@ impl FastAppendAction {
     ///
     /// On every attempt, including each retry on a table refreshed after a conflict, the append
     /// fails with [`ErrorKind::DataInvalid`](crate::ErrorKind::DataInvalid) before it writes any
-    /// file if the table already has a snapshot with this id. An id derived from what the append
-    /// commits therefore adds it at most once while that snapshot is in the table's metadata;
-    /// once the snapshot is expired, the same id is accepted again.
+    /// file if the table already has a snapshot with this id, or a snapshot whose parent it is
+    /// (reusing the id of an expired parent would make the ancestry a cycle). An id derived from
+    /// what the append commits therefore adds it at most once while that snapshot, or its child,
+    /// is in the table's metadata; once both are expired, the same id is accepted again.
     pub fn set_snapshot_id(mut self, snapshot_id: i64) -> Self {
         self.snapshot_id = Some(snapshot_id);
         self
@@ -676,6 +677,30 @@ mod tests {
         assert!(
             matches!((&updates[0], &updates[1]), (TableUpdate::AddSnapshot { snapshot }, TableUpdate::SetSnapshotRef { reference, .. }) if snapshot.snapshot_id() == 42 && reference.snapshot_id == 42)
         );
+    }
+
+    #[tokio::test]
+    async fn test_fast_append_refuses_the_snapshot_id_of_an_expired_parent() {
+        let table = make_v2_table();
+        let current = table.metadata().current_snapshot().unwrap();
+        let parent = current.parent_snapshot_id().unwrap();
+        let metadata = table
+            .metadata()
+            .clone()
+            .into_builder(None)
+            .remove_snapshots(&[parent])
+            .build()
+            .unwrap()
+            .metadata;
+        let table = table.with_metadata(Arc::new(metadata));
+        assert!(table.metadata().snapshot_by_id(parent).is_none());
+        let tx = Transaction::new(&table);
+        let action = tx.fast_append().set_snapshot_id(parent);
+
+        let err = Arc::new(action).commit(&table).await.err().unwrap();
+
+        assert_eq!(err.kind(), ErrorKind::DataInvalid);
+        assert!(err.message().contains(&parent.to_string()));
     }
 
     #[tokio::test]

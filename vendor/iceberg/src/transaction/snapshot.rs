@@ -122,7 +122,9 @@ pub(crate) struct SnapshotProducer<'a> {
 }
 
 impl<'a> SnapshotProducer<'a> {
-    /// Fails if `snapshot_id` is given and the table already has a snapshot with it.
+    /// Fails if `snapshot_id` is given and the table already has a snapshot with it, or a
+    /// snapshot whose parent it names (the parent expired): reusing that id would make the
+    /// ancestry a cycle.
     pub(crate) fn new(
         table: &'a Table,
         commit_uuid: Uuid,
@@ -131,7 +133,11 @@ impl<'a> SnapshotProducer<'a> {
         added_data_files: Vec<DataFile>,
     ) -> Result<Self> {
         let snapshot_id = match snapshot_id {
-            Some(id) if table.metadata().snapshot_by_id(id).is_some() => {
+            Some(id)
+                if table.metadata().snapshots().any(|snapshot| {
+                    snapshot.snapshot_id() == id || snapshot.parent_snapshot_id() == Some(id)
+                }) =>
+            {
                 return Err(Error::new(
                     ErrorKind::DataInvalid,
                     format!("Snapshot id {id} already exists in the table"),
