@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use crate::syscalls::Syscalls;
 
 /// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
-/// arms), in the order the tables print them: the suite's arms on the stock build.
-pub const ARMS: [Arm; 11] = [
+/// arms), in the order the tables print them: the suite's arms, the production sinks' last.
+pub const ARMS: [Arm; 16] = [
     Arm::Iceberg(IcebergArm::Unguarded),
     Arm::Iceberg(IcebergArm::NaiveStock),
     Arm::Iceberg(IcebergArm::CatalogGuard),
@@ -31,8 +31,13 @@ pub const ARMS: [Arm; 11] = [
     Arm::Iceberg(IcebergArm::Action),
     Arm::Iceberg(IcebergArm::Requirement),
     Arm::Iceberg(IcebergArm::Validator),
+    Arm::Iceberg(IcebergArm::SnapshotId),
     Arm::Iceberg(IcebergArm::ValidatorFirstOnBase),
     Arm::Iceberg(IcebergArm::NoRebase),
+    Arm::Iceberg(IcebergArm::AsFlink),
+    Arm::Iceberg(IcebergArm::AsArroyo),
+    Arm::Iceberg(IcebergArm::AsKafkaConnect),
+    Arm::Iceberg(IcebergArm::AsMaterialize),
     Arm::Delta(DeltaArm::DeltaPlain),
     Arm::Delta(DeltaArm::Delta),
 ];

@@ -14,58 +14,33 @@
 
 #[path = "common/cli.rs"]
 mod cli;
+#[path = "common/property.rs"]
+mod property;
 
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use barrier_harness::batch::{BATCH_ROWS, batch};
-use barrier_harness::{CatalogKind, Fixture, IcebergArm, Target};
+use barrier_harness::{CatalogKind, Fixture, IcebergArm};
 use barrier_iceberg::{Strategy, stock};
-use barrier_sink::{AppId, CommitOutcome, CommitSink, Epoch, HeldWindow, Hooks};
-use libtest_mimic::{Failed, Trial};
+use barrier_sink::{CommitOutcome, CommitSink, HeldWindow, Hooks};
+use property::{Property, app, epoch};
 
 static PLAIN: stock::FileKey = stock::FileKey { create_only: false };
 static CREATE_ONLY: stock::FileKey = stock::FileKey { create_only: true };
 
-type Hazard = for<'a> fn(&'a Fixture) -> futures::future::BoxFuture<'a, Result<String, String>>;
-
 fn main() -> ExitCode {
-    let hazards: [(&str, Hazard); 3] = [
+    let hazards: [(&str, Property); 3] = [
         ("a_plain_write_replaces_the_committed_rows", |fx| Box::pin(stale_write(fx, &PLAIN))),
         ("create_only_keeps_the_committed_rows", |fx| Box::pin(stale_write(fx, &CREATE_ONLY))),
         ("expiry_keeps_the_epoch_s_files_live", |fx| Box::pin(stale_replay_after_expiry(fx))),
     ];
     let trials = [CatalogKind::Sqlite, CatalogKind::Rest, CatalogKind::Rustberg]
         .into_iter()
-        .flat_map(|kind| hazards.map(|(name, hazard)| trial(kind, name, hazard)))
+        .flat_map(|kind| hazards.map(|(name, hazard)| property::trial(IcebergArm::FileKey, kind, name, hazard)))
         .collect();
     libtest_mimic::run(&cli::arguments(), trials).exit_code()
-}
-
-fn trial(kind: CatalogKind, name: &'static str, hazard: Hazard) -> Trial {
-    Trial::test(format!("{kind}::{name}"), move || {
-        let target = Target::Iceberg(IcebergArm::FileKey, kind);
-        if let Some(why) = target.unavailable() {
-            println!("SKIPPED {kind}::{name}: {why}");
-            return Ok(());
-        }
-        cli::runtime().block_on(async {
-            let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
-            let fixture = Fixture::create(target, dir.path()).await.map_err(|e| format!("fixture: {}", e.report()))?;
-            let observed = hazard(&fixture).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
-            println!("{kind}::{name}: {observed}");
-            Ok(())
-        })
-    })
-}
-
-fn app() -> AppId {
-    AppId::new("app-a").expect("not empty")
-}
-
-fn epoch(n: u64) -> Epoch {
-    Epoch::new(n).expect("in range")
 }
 
 async fn writer(fx: &Fixture, strategy: &'static stock::FileKey, hooks: Hooks) -> Result<Box<dyn CommitSink>, String> {

@@ -20,17 +20,17 @@
 
 #[path = "common/cli.rs"]
 mod cli;
+#[path = "common/property.rs"]
+mod property;
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use barrier_harness::batch::{BATCH_ROWS, batch};
-use barrier_harness::{CatalogKind, Fixture, IcebergArm, Target};
+use barrier_harness::{CatalogKind, Fixture, IcebergArm};
 use barrier_iceberg::patched::DuplicateIdAnswer;
-use barrier_sink::{AppId, CommitOutcome, CommitSink, Epoch, HeldWindow, Hooks};
-use libtest_mimic::{Failed, Trial};
-
-type Property = for<'a> fn(&'a Fixture) -> futures::future::BoxFuture<'a, Result<String, String>>;
+use barrier_sink::{CommitOutcome, CommitSink, HeldWindow, Hooks};
+use property::{Property, app, epoch};
 
 fn main() -> ExitCode {
     let properties: [(&str, Property); 3] = [
@@ -42,34 +42,11 @@ fn main() -> ExitCode {
     ];
     let trials = CatalogKind::suite()
         .into_iter()
-        .flat_map(|kind| properties.map(|(name, property)| trial(kind, name, property)))
+        .flat_map(|kind| {
+            properties.map(|(name, property)| property::trial(IcebergArm::SnapshotId, kind, name, property))
+        })
         .collect();
     libtest_mimic::run(&cli::arguments(), trials).exit_code()
-}
-
-fn trial(kind: CatalogKind, name: &'static str, property: Property) -> Trial {
-    Trial::test(format!("{kind}::{name}"), move || {
-        let target = Target::Iceberg(IcebergArm::SnapshotId, kind);
-        if let Some(why) = target.unavailable() {
-            println!("SKIPPED {kind}::{name}: {why}");
-            return Ok(());
-        }
-        cli::runtime().block_on(async {
-            let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
-            let fixture = Fixture::create(target, dir.path()).await.map_err(|e| format!("fixture: {}", e.report()))?;
-            let observed = property(&fixture).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
-            println!("{kind}::{name}: {observed}");
-            Ok(())
-        })
-    })
-}
-
-fn app() -> AppId {
-    AppId::new("app-a").expect("not empty")
-}
-
-fn epoch(n: u64) -> Epoch {
-    Epoch::new(n).expect("in range")
 }
 
 fn report(e: barrier_sink::SinkError) -> String {
