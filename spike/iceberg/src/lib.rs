@@ -105,6 +105,17 @@ impl Strategy {
             Strategy::Stock011(strategy) => strategy.footprint(),
         }
     }
+
+    /// Whether its commits record the app's watermark, and so look epochs up with this project's
+    /// `committed_epoch` (every arm this project designed); a production sink reproduced here
+    /// reads what its system reads instead.
+    pub fn records_watermark(self) -> bool {
+        match self {
+            Strategy::Stock(strategy) => strategy.records_watermark(),
+            Strategy::Patched(strategy) => strategy.records_watermark(),
+            Strategy::Stock011(strategy) => strategy.records_watermark(),
+        }
+    }
 }
 
 /// An Iceberg table through one build. Cloning it shares its connection (for `memory`, the
