@@ -14,9 +14,9 @@
 //! that checks with this project's lookup must show calls to it, a floor and a production sink's
 //! arm none. Instruction counts do not depend on what else the machine does. Runs of one binary
 //! still differ: by a few hundredths of a percent from what a commit draws at random (UUIDs,
-//! snapshot ids, hash seeds), and on `sqlite` by up to about 1 % in some runs, when a catalog query lands on a pooled connection that has not prepared it
-//! yet. That only adds work, so each commit is run several times and the fewest counts; the table
-//! says how far the runs spread.
+//! snapshot ids, hash seeds), and on `sqlite` by up to about 1 % in some runs, when a catalog
+//! query lands on a pooled connection that has not prepared it yet. That only adds work, so each
+//! commit is run several times and the fewest counts; the table says how far the runs spread.
 //! The measured commit runs on a current-thread runtime, so that no idle worker's scheduling
 //! is counted; SQLite's worker thread and tokio's blocking threads are.
 
