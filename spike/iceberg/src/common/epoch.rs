@@ -73,32 +73,36 @@ pub fn watermark(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>,
 /// largest. The walk passes over other apps' and other operations' snapshots, and its cost is the
 /// distance back to this app's last commit, not the length of the history.
 pub fn committed_epoch_on_main(metadata: &TableMetadata, app: &AppId) -> Result<Option<Epoch>, SinkError> {
-    let mut next = metadata.current_snapshot_id();
-    // A parent that is missing was removed by snapshot expiry: nothing older is left to read.
-    let ancestry = std::iter::from_fn(|| {
-        let snapshot = metadata.snapshot_by_id(next?)?;
-        next = snapshot.parent_snapshot_id();
-        Some(snapshot.as_ref())
-    });
-    let walked = committed_epoch_in(ancestry.take(metadata.snapshots().len()), app)?;
+    let walked = committed_epoch_in(main_ancestry(metadata).map(AsRef::as_ref), app)?;
     if walked.is_none() {
         acyclic(metadata)?;
     }
     Ok(walked)
 }
 
+/// `main`'s snapshots, newest first. A parent that is missing was removed by snapshot expiry:
+/// nothing older is left to read. At most as many as the metadata holds, so that a cycle ends the
+/// walk too ([`acyclic`] tells the two apart).
+fn main_ancestry(metadata: &TableMetadata) -> impl Iterator<Item = &SnapshotRef> {
+    let mut next = metadata.current_snapshot_id();
+    let ancestry = std::iter::from_fn(move || {
+        let snapshot = metadata.snapshot_by_id(next?)?;
+        next = snapshot.parent_snapshot_id();
+        Some(snapshot)
+    });
+    ancestry.take(metadata.snapshots().len())
+}
+
 /// `main`'s ancestry ends: a snapshot id reused after its snapshot expired, while its child still
 /// names it as parent, makes it a cycle that a walk would follow for ever (patch 5 refuses such an
 /// id; a writer without it may not).
 fn acyclic(metadata: &TableMetadata) -> Result<(), SinkError> {
-    let mut next = metadata.current_snapshot_id();
-    for _ in 0..=metadata.snapshots().len() {
-        match next.and_then(|id| metadata.snapshot_by_id(id)) {
-            Some(snapshot) => next = snapshot.parent_snapshot_id(),
-            None => return Ok(()),
+    match main_ancestry(metadata).last().and_then(|last| last.parent_snapshot_id()) {
+        Some(parent) if metadata.snapshot_by_id(parent).is_some() => {
+            Err(SinkError::Corrupt(format!("main's ancestry is a cycle through snapshot {parent}")))
         }
+        _ => Ok(()),
     }
-    Err(SinkError::Corrupt(format!("main's ancestry is a cycle through snapshot {next:?}")))
 }
 
 /// The newest epoch of `app` in an ancestry walked newest-first (`committed_epoch_on_main`'s
@@ -127,12 +131,10 @@ pub(super) fn app_snapshots<'a>(
 ) -> Result<Vec<(&'a SnapshotRef, Epoch)>, SinkError> {
     acyclic(metadata)?;
     let mut snapshots = vec![];
-    let mut next = metadata.current_snapshot_id();
-    while let Some(snapshot) = next.and_then(|id| metadata.snapshot_by_id(id)) {
+    for snapshot in main_ancestry(metadata) {
         if let Some(epoch) = epoch_of(snapshot, app)? {
             snapshots.push((snapshot, epoch));
         }
-        next = snapshot.parent_snapshot_id();
     }
     Ok(snapshots)
 }
