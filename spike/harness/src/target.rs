@@ -90,7 +90,7 @@ impl Target {
     pub fn failpoints(self) -> &'static [Failpoint] {
         match self.catalog() {
             None => &Failpoint::DELTA,
-            Some(catalog) => catalog.spec().failpoints,
+            Some(catalog) => catalog.failpoints(),
         }
     }
 

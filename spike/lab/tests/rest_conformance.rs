@@ -34,7 +34,7 @@ fn main() -> ExitCode {
     let trials = CatalogKind::ALL
         .iter()
         .copied()
-        .filter(|kind| kind.spec().rest)
+        .filter(|kind| kind.speaks_rest())
         .flat_map(|kind| probes.map(|(name, probe)| trial(kind, name, probe)))
         .collect();
     libtest_mimic::run(&cli::arguments(), trials).exit_code()
@@ -54,7 +54,7 @@ fn trial(kind: CatalogKind, name: &'static str, probe: Probe) -> Trial {
             let Connection::Rest(rest) = place.connection(&Access::default()).map_err(|e| e.to_string())? else {
                 return Err(format!("{kind} is marked rest but connects otherwise").into());
             };
-            let table = Table::create(&rest, &place.namespace(), kind.spec().idempotency_keys).await?;
+            let table = Table::create(&rest, &place.namespace(), kind.idempotency_keys()).await?;
             let observed = probe(&table).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
             println!("{kind}::{name}: {observed}");
             Ok(())

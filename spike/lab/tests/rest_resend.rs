@@ -41,7 +41,7 @@ const FAULTS: [Fault; 2] = [Fault::UnrecordedAfterForward, Fault::ForwardAfterWr
 
 fn main() -> ExitCode {
     let mut trials = vec![];
-    for kind in CatalogKind::ALL.iter().copied().filter(|kind| kind.spec().rest) {
+    for kind in CatalogKind::ALL.iter().copied().filter(|kind| kind.speaks_rest()) {
         for build in [Build::Stock, Build::Patched] {
             for check_duplicate in [true, false] {
                 for fault in FAULTS {

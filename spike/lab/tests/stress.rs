@@ -75,9 +75,8 @@ fn stress(kind: CatalogKind) {
 
 /// The short run of every fault the catalog allows, with `extra` arguments.
 fn faults<'a>(kind: CatalogKind, extra: &[&'a str]) -> Vec<&'a str> {
-    let profile = kind.spec();
-    let server_kills = if profile.server.is_some() { "2" } else { "0" };
-    let proxy_faults = if profile.proxied { "0.1" } else { "0" };
+    let server_kills = if kind.server().is_some() { "2" } else { "0" };
+    let proxy_faults = if kind.speaks_rest() { "0.1" } else { "0" };
     let args = [
         "--writers",
         "4",
@@ -108,16 +107,15 @@ fn faults<'a>(kind: CatalogKind, extra: &[&'a str]) -> Vec<&'a str> {
 /// Every fault the run asked for struck: pauses (one right after a check), storage faults, server
 /// kills and the proxy, where the catalog has them.
 fn assert_faults_struck(audit: &serde_json::Value, kind: CatalogKind) {
-    let profile = kind.spec();
     let arm = format!("{} on {}", audit["arm"], audit["catalog"]);
     assert!(count(audit, "pauses") > 0, "{arm}: no writer was paused");
     assert!(count(audit, "pauses_after_check") > 0, "{arm}: no writer paused between its check and its swap");
     if audit["catalog"] != "local-fs" {
         assert!(audit["outcomes"]["errors"]["Storage"].as_u64() > Some(0), "{arm}: no storage fault was injected");
-        if profile.server.is_some() {
+        if kind.server().is_some() {
             assert!(count(audit, "server_restarts") > 0, "{arm}: the server was never killed");
         }
-        if profile.proxied {
+        if kind.speaks_rest() {
             let faults: u64 =
                 audit["proxy_faults"].as_object().map_or(0, |f| f.values().filter_map(|v| v.as_u64()).sum());
             assert!(faults > 0, "{arm}: the fault proxy never struck");

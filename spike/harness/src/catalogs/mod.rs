@@ -38,37 +38,32 @@ registry! {
     }
 }
 
-/// What the rest of the project needs to know about a catalog kind.
+/// What the registry says of a catalog kind: where it keeps its state, from which every
+/// capability the rest of the project asks of it follows ([`CatalogKind`]'s methods), and how a
+/// writer connects.
 pub struct Profile {
     pub name: &'static str,
-    /// One of the embedded defaults every Iceberg arm of `verdict` runs on.
-    pub embedded: bool,
-    /// Processes other than the one that created a table can commit to it (`stress`).
-    pub shared: bool,
-    /// The suite's tests run every body on it.
+    pub home: Home,
+    /// The suite's tests run every body on it (a choice of CI time, `docs/build-cost.md`).
     pub suite: bool,
-    /// The server the catalog needs, if any.
-    pub server: Option<Server>,
-    /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes it).
-    pub rest: bool,
-    /// The server advertises an `idempotency-key-lifetime` and answers a resent request with the
-    /// answer it stored (held to the server by `rest_conformance`'s `idempotency_key_resend`).
-    pub idempotency_keys: bool,
-    /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
-    /// server writes the new metadata file inside the commit request, so
-    /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses
-    /// take its place (`lost_response`).
-    pub failpoints: &'static [Failpoint],
-    pub outages: Outages,
-    /// The fault proxy can sit between a writer and this catalog (`lost_response`).
-    pub proxied: bool,
-    /// The file the catalog is, for a catalog that is one (another process can lock it; readers
-    /// open it).
-    pub file: Option<fn(place: &Place) -> PathBuf>,
-    /// The fixture's table is in a namespace of its own (a shared server with one catalog).
-    pub scoped_namespace: bool,
     /// How a writer of the fixture at `place` reaches the catalog, the way `access` says.
     pub connect: fn(place: &Place, access: &Access) -> Result<Connection, SinkError>,
+}
+
+/// Where a catalog keeps its state.
+pub enum Home {
+    /// This process's memory: one fixture's writers share it, no other process can.
+    InProcess,
+    /// A file in the fixture's directory, which any process opens (and another can lock).
+    File(fn(place: &Place) -> PathBuf),
+    /// A SQL server a project script starts; fixtures share it under catalog names of their own.
+    SqlServer(Server),
+    /// An Iceberg REST server a project script starts, its data on S3: the server checks each
+    /// commit's requirements and writes the metadata file inside the commit request. Fixtures share
+    /// it in namespaces of their own. `idempotency_keys`: it advertises an
+    /// `idempotency-key-lifetime` and answers a resent request with the answer it stored (held to
+    /// the server by `rest_conformance`'s `idempotency_key_resend`).
+    RestServer { server: Server, idempotency_keys: bool },
 }
 
 /// How a catalog can be made unavailable to a writer, so that `catalog_unavailable` can show a
@@ -96,9 +91,10 @@ pub struct Server {
 }
 
 impl CatalogKind {
-    /// The embedded defaults every Iceberg arm of `verdict` runs on.
+    /// The embedded defaults every Iceberg arm of `verdict` runs on: the catalogs that need no
+    /// server.
     pub fn embedded() -> Vec<CatalogKind> {
-        CatalogKind::ALL.iter().copied().filter(|c| c.spec().embedded).collect()
+        CatalogKind::ALL.iter().copied().filter(|c| c.server().is_none()).collect()
     }
 
     /// The catalogs the suite's tests run every body on.
@@ -106,28 +102,71 @@ impl CatalogKind {
         CatalogKind::ALL.iter().copied().filter(|c| c.spec().suite).collect()
     }
 
+    /// Processes other than the one that created a table can commit to it (`stress`).
+    pub fn shared(self) -> bool {
+        !matches!(self.spec().home, Home::InProcess)
+    }
+
+    /// The server the catalog needs, if any.
+    pub fn server(self) -> Option<&'static Server> {
+        match &self.spec().home {
+            Home::InProcess | Home::File(_) => None,
+            Home::SqlServer(server) | Home::RestServer { server, .. } => Some(server),
+        }
+    }
+
+    /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes
+    /// it), and the fault proxy can sit between a writer and it (`lost_response`).
+    pub fn speaks_rest(self) -> bool {
+        matches!(self.spec().home, Home::RestServer { .. })
+    }
+
+    /// The server stores a commit's answer under its `Idempotency-Key` ([`Home::RestServer`]).
+    pub fn idempotency_keys(self) -> bool {
+        matches!(self.spec().home, Home::RestServer { idempotency_keys: true, .. })
+    }
+
+    /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
+    /// server writes the new metadata file inside the commit request, so
+    /// `barrier.after-metadata-file` is not in this process; the fault proxy's lost responses
+    /// take its place (`lost_response`).
+    pub fn failpoints(self) -> &'static [Failpoint] {
+        const REST: &[Failpoint] = &[Failpoint::AfterDataFiles, Failpoint::BeforeSwap, Failpoint::AfterSwap];
+        if self.speaks_rest() { REST } else { &Failpoint::ALL }
+    }
+
+    /// How the catalog can be made unavailable to one writer (`catalog_unavailable`). None for a
+    /// SQL server: the fault proxy forwards HTTP only, and nothing else here cuts a writer off.
+    pub fn outages(self) -> Outages {
+        match self.spec().home {
+            Home::InProcess | Home::SqlServer(_) => Outages::None,
+            Home::File(_) => Outages::SqliteFile,
+            Home::RestServer { .. } => Outages::Server,
+        }
+    }
+
     /// Whether a writer on `build` resends a lost commit with its `Idempotency-Key` here, and the
     /// server honours the key: the patched build's REST client on a catalog that advertises keys.
+    pub fn resends_with_idempotency_key(self, build: Build) -> bool {
+        self.idempotency_keys() && build.resends_with_idempotency_key()
+    }
+
     /// Whether `build` has a catalog crate for it: every build has the memory catalog, and 0.11.0
     /// nothing else.
     pub fn reached_by(self, build: Build) -> bool {
         self == CatalogKind::Memory || build.has_catalog_crates()
     }
 
-    pub fn resends_with_idempotency_key(self, build: Build) -> bool {
-        self.spec().idempotency_keys && build.resends_with_idempotency_key()
-    }
-
     /// The server's address, if the catalog has a server and it runs.
     pub fn server_url(self) -> Option<String> {
-        std::env::var(self.spec().server.as_ref()?.url).ok()
+        std::env::var(self.server()?.url).ok()
     }
 
     /// Why this catalog cannot be used in this process, if it cannot: its server's variable is
     /// unset (the variable `<VAR>_UNAVAILABLE`, which the scripts set when a server did not
     /// start, says why).
     pub fn unavailable(self) -> Option<String> {
-        let Server { url, script, .. } = self.spec().server.as_ref()?;
+        let Server { url, script, .. } = self.server()?;
         if std::env::var_os(url).is_some() {
             return None;
         }
@@ -158,7 +197,7 @@ pub const REST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The name every fixture's catalog has, unless its kind scopes it.
 const CATALOG_NAME: &str = "barrier";
-/// The namespace every fixture's table is in, unless its kind scopes it.
+/// The namespace every fixture's table is in, except on a REST server.
 const NAMESPACE: &str = "barrier";
 /// The file in a fixture's directory that records its scope on a shared server.
 const SCOPE_FILE: &str = "catalog-scope";
@@ -184,7 +223,7 @@ impl Place {
     /// get a scope of their own, recorded in `dir` for the processes that open the fixture later:
     /// a directory used again (a second `--keep` run) must not find the last run's tables.
     pub fn fresh(kind: CatalogKind, dir: &Path) -> Result<Self, SinkError> {
-        if kind.spec().server.is_some() {
+        if kind.server().is_some() {
             let scope = Uuid::new_v4().simple().to_string()[..16].to_string();
             std::fs::write(dir.join(SCOPE_FILE), &scope)
                 .map_err(|e| SinkError::CatalogUnavailable(Located::boxed(dir.display(), e)))?;
@@ -197,9 +236,9 @@ impl Place {
         format!("{prefix}{separator}{}", self.scope)
     }
 
-    /// The namespace the fixture's table is in.
+    /// The namespace the fixture's table is in: on a REST server, one of the fixture's own.
     pub fn namespace(&self) -> String {
-        if self.kind.spec().scoped_namespace { self.scoped(NAMESPACE, '_') } else { NAMESPACE.to_string() }
+        if self.kind.speaks_rest() { self.scoped(NAMESPACE, '_') } else { NAMESPACE.to_string() }
     }
 
     /// The warehouse in the fixture's directory, for catalogs whose data is on the local file system.
@@ -209,7 +248,10 @@ impl Place {
 
     /// The file the catalog is, if it is one.
     pub fn file(&self) -> Option<PathBuf> {
-        self.kind.spec().file.map(|file| file(self))
+        match self.kind.spec().home {
+            Home::File(file) => Some(file(self)),
+            _ => None,
+        }
     }
 
     /// How a writer reaches the catalog, the way `access` says.

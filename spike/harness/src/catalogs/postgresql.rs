@@ -2,25 +2,16 @@
 //! every fixture shares under a catalog name of its own.
 
 use barrier_iceberg::{BindStyle, Connection};
-use barrier_sink::{Failpoint, SinkError};
+use barrier_sink::SinkError;
 
-use super::{Access, CATALOG_NAME, Outages, Place, Profile, Server};
+use super::{Access, CATALOG_NAME, Home, Place, Profile, Server};
 
 const URL: &str = "BARRIER_POSTGRES_URL";
 
 pub(super) const PROFILE: Profile = Profile {
     name: "postgres",
-    embedded: false,
-    shared: true,
+    home: Home::SqlServer(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
     suite: false,
-    server: Some(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
-    rest: false,
-    idempotency_keys: false,
-    failpoints: &Failpoint::ALL,
-    outages: Outages::None,
-    proxied: false,
-    file: None,
-    scoped_namespace: false,
     connect,
 };
 

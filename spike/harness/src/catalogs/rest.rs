@@ -3,9 +3,9 @@
 //! what every REST server's entry shares (`rest_rustberg.rs` is the second).
 
 use barrier_iceberg::{Connection, RestAuth, RestConnection, S3Access};
-use barrier_sink::{Failpoint, SinkError};
+use barrier_sink::SinkError;
 
-use super::{Access, CATALOG_NAME, Outages, Place, Profile, REST_TIMEOUT, Server};
+use super::{Access, CATALOG_NAME, Home, Place, Profile, REST_TIMEOUT, Server};
 use crate::store::S3Server;
 
 const URL: &str = "BARRIER_REST_URL";
@@ -14,30 +14,14 @@ pub(super) const PROFILE: Profile =
     profile("rest", Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }, false, connect);
 
 /// A REST server started by a script of the project, its data on the S3 endpoint SeaweedFS
-/// serves: shared by processes, in the suite, behind the fault proxy, a namespace per fixture. The
-/// server writes the metadata file inside the commit request, so the writer passes no
-/// `barrier.after-metadata-file`.
+/// serves, in the suite.
 pub(super) const fn profile(
     name: &'static str,
     server: Server,
     idempotency_keys: bool,
     connect: fn(&Place, &Access) -> Result<Connection, SinkError>,
 ) -> Profile {
-    Profile {
-        name,
-        embedded: false,
-        shared: true,
-        suite: true,
-        server: Some(server),
-        rest: true,
-        idempotency_keys,
-        failpoints: &[Failpoint::AfterDataFiles, Failpoint::BeforeSwap, Failpoint::AfterSwap],
-        outages: Outages::Server,
-        proxied: true,
-        file: None,
-        scoped_namespace: true,
-        connect,
-    }
+    Profile { name, home: Home::RestServer { server, idempotency_keys }, suite: true, connect }
 }
 
 /// The server at `$BARRIER_REST_URL` (or the writer's own address, the fault proxy's). The client

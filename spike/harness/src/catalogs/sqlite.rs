@@ -4,25 +4,11 @@
 use std::path::PathBuf;
 
 use barrier_iceberg::{BindStyle, Connection};
-use barrier_sink::{Failpoint, SinkError};
+use barrier_sink::SinkError;
 
-use super::{Access, CATALOG_NAME, Outages, Place, Profile};
+use super::{Access, CATALOG_NAME, Home, Place, Profile};
 
-pub(super) const PROFILE: Profile = Profile {
-    name: "sqlite",
-    embedded: true,
-    shared: true,
-    suite: true,
-    server: None,
-    rest: false,
-    idempotency_keys: false,
-    failpoints: &Failpoint::ALL,
-    outages: Outages::SqliteFile,
-    proxied: false,
-    file: Some(file),
-    scoped_namespace: false,
-    connect,
-};
+pub(super) const PROFILE: Profile = Profile { name: "sqlite", home: Home::File(file), suite: true, connect };
 
 /// The catalog's database file.
 fn file(place: &Place) -> PathBuf {

@@ -139,12 +139,12 @@ pub fn not_applicable(scenario: Scenario, target: Target) -> Option<&'static str
     if let Some(why) = target.arm().peer().and_then(|peer| peer.not_applicable(scenario)) {
         return Some(why);
     }
-    let catalog = target.catalog().map(|catalog| catalog.spec());
+    let catalog = target.catalog();
     match scenario {
-        Scenario::CatalogUnavailable if catalog.is_none_or(|c| c.outages == crate::catalogs::Outages::None) => {
+        Scenario::CatalogUnavailable if catalog.is_none_or(|c| c.outages() == crate::catalogs::Outages::None) => {
             Some("the catalog has no outage a writer could meet (in-process, or Delta's local log)")
         }
-        Scenario::LostResponse if catalog.is_none_or(|c| !c.proxied) => {
+        Scenario::LostResponse if catalog.is_none_or(|c| !c.speaks_rest()) => {
             Some("no catalog server the fault proxy can sit in front of")
         }
         _ => None,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use barrier_harness::proxy::{Fault, FaultProxy};
 use barrier_harness::rng::XorShift;
-use barrier_harness::{Error, Target};
+use barrier_harness::{CatalogKind, Error, Target};
 
 use super::options::StressOptions;
 
@@ -28,7 +28,7 @@ pub const PROXY_FAULTS: [Fault; 5] = [
 /// when the run asks for proxy faults and the catalog is one the proxy can sit in front of.
 pub async fn proxy_for(target: Target, options: &StressOptions) -> Result<Option<FaultProxy>, Error> {
     let Some(catalog) = target.catalog() else { return Ok(None) };
-    if options.proxy_fault_rate <= 0.0 || !catalog.spec().proxied {
+    if options.proxy_fault_rate <= 0.0 || !catalog.speaks_rest() {
         return Ok(None);
     }
     let url = catalog.server_url().ok_or_else(|| Error::Broken(format!("{catalog}'s server is not running")))?;
@@ -49,7 +49,7 @@ pub struct ServerFaults {
 impl ServerFaults {
     /// `None` when the run asks for no server faults, or the target's catalog has no server.
     pub fn for_target(target: Target, options: &StressOptions) -> Result<Option<Self>, Error> {
-        let Some(server) = target.catalog().and_then(|c| c.spec().server.as_ref()) else { return Ok(None) };
+        let Some(server) = target.catalog().and_then(CatalogKind::server) else { return Ok(None) };
         if options.server_kills == 0 {
             return Ok(None);
         }

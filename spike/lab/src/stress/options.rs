@@ -55,9 +55,9 @@ pub fn parse_arm(label: &str) -> Result<Arm, String> {
 /// A catalog several processes can share, for a command line.
 pub fn parse_catalog(name: &str) -> Result<CatalogKind, String> {
     match CatalogKind::named(name) {
-        Some(kind) if kind.spec().shared => Ok(kind),
+        Some(kind) if kind.shared() => Ok(kind),
         _ => {
-            let shared: Vec<&str> = CatalogKind::ALL.iter().filter(|c| c.spec().shared).map(|c| c.name()).collect();
+            let shared: Vec<&str> = CatalogKind::ALL.iter().filter(|c| c.shared()).map(|c| c.name()).collect();
             Err(format!("{name}: one of {} (a catalog several processes share)", shared.join(", ")))
         }
     }
