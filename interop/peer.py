@@ -19,16 +19,10 @@ Rust fixtures create (same schema, same catalogs, same summary keys and watermar
 Two modes:
 
     peer.py serve ARM LOCATION
-        One writer, driven over JSON lines on stdin/stdout by `spike/harness/src/peer/` (PeerSink).
-        LOCATION is the JSON of the Rust fixture's `TableLocation`. Prints {"ready": true}, then
-        answers each request with one line: {"ok": VALUE} or {"error": {"kind", "message"}}.
-        Requests: {"op": "commit", "app", "epoch", "batch": <Arrow IPC stream, hex>} (VALUE: the
-        answer as stress logs it, {"told": "committed" | "already-committed", ...}),
-        {"op": "committed_epoch", "app"} (VALUE: the epoch or null), {"op": "row_count"}.
-        During a commit it reports {"event": "check-passed"} right after its epoch check found
-        the epoch free, and {"event": "swap-reached"} right before each call of the catalog's
-        commit (pyiceberg only), and waits for {"go": true} after each: the Rust harness holds
-        it there (`Hooks`, `HeldWindow`), deterministically.
+        One writer, driven over JSON lines on stdin/stdout by `spike/harness/src/peer/` (PeerSink),
+        as docs/peer-protocol.md says (the JVM peers speak the same). Its hold points are
+        `check-passed`, right after its epoch check found the epoch free, and `swap-reached`,
+        right before each call of the catalog's `commit_table` (pyiceberg only).
 
     peer.py stress-worker ARM LOCATION --app APP --epochs N --rows R --id K --logs DIR
                           --max-errors M --ready FILE --start FILE [--turns W]

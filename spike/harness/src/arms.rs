@@ -13,6 +13,7 @@ use barrier_iceberg::{Strategy, patched, stock, stock_011};
 use barrier_sink::Footprint;
 
 use crate::catalogs::CatalogKind;
+use crate::interop::Runtime;
 use crate::registry::registry;
 use crate::scenario::Scenario;
 
@@ -23,7 +24,7 @@ pub enum Kind<S> {
     Suite { sink: S, column: Option<&'static str> },
     /// A benchmark floor: this project's sink with no check. Claims nothing; not in the suite.
     Floor { sink: S },
-    /// Another implementation, in a Python process of its own (`interop/peer.py`), on a table
+    /// Another implementation, in a process of its own (Python or the JVM: `docs/peer-protocol.md`), on a table
     /// the Rust fixtures create: measured beside the arms, not in `verdict` or the kill list.
     Peer(PeerSpec),
 }
@@ -67,10 +68,11 @@ impl<S> ArmSpec<S> {
     }
 }
 
-/// A peer: which Python library it commits with, where it can run, and what it cannot run.
+/// A peer: which library it commits with, what runs it, where it can run, and what it cannot run.
 pub struct PeerSpec {
     pub library: &'static str,
-    /// The catalogs another process's pyiceberg can reach a table on (`memory` is one process's;
+    pub runtime: Runtime,
+    /// The catalogs another process's library can reach a table on (`memory` is one process's;
     /// PostgreSQL would need a driver the venv does not install). Empty for Delta.
     pub catalogs: &'static [CatalogKind],
     /// The scenarios it cannot run, and why. Every other one runs as on the Rust arms.
@@ -99,7 +101,17 @@ const PEER_PROXY: (Scenario, &str) =
 
 const PYICEBERG: PeerSpec = PeerSpec {
     library: "pyiceberg",
+    runtime: Runtime::Python,
     catalogs: &[CatalogKind::Sqlite, CatalogKind::Rest],
+    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
+};
+
+/// Iceberg Java's JDBC catalog on the SQLite file and the PostgreSQL server (its REST client
+/// would need S3FileIO and the AWS SDK, not installed yet).
+const ICEBERG_JAVA: PeerSpec = PeerSpec {
+    library: "iceberg-java",
+    runtime: Runtime::Jvm,
+    catalogs: &[CatalogKind::Sqlite, CatalogKind::Postgres],
     not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
 };
 
@@ -121,6 +133,7 @@ registry! {
             claims_exactly_once: true, hazards: Hazards::NONE,
             kind: Kind::Peer(PeerSpec {
                 library: "deltalake",
+                runtime: Runtime::Python,
                 catalogs: &[],
                 not_applicable: &[
                     PEER_OUTAGES,
@@ -298,6 +311,14 @@ registry! {
         /// reloads, checks again and retries (the Python twin of `iceberg-requirement`).
         PyicebergOwnedLoop =>
             ArmSpec { name: "pyiceberg-owned-loop", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(PYICEBERG) },
+        /// Iceberg Java: load, check, then the append with `validateWith(SnapshotAncestryValidator)`
+        /// over the epoch, which the library runs on every base it applies the append to.
+        JavaIcebergValidator =>
+            ArmSpec { name: "java-iceberg-validator", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_JAVA) },
+        /// Iceberg Java: check once, then the append with the library's retry (Flink `IcebergSink`'s
+        /// shape).
+        JavaIcebergNaive =>
+            ArmSpec { name: "java-iceberg-naive", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_JAVA) },
     }
 }
 
@@ -476,13 +497,20 @@ impl serde::Serialize for Arm {
 }
 
 impl PeerSpec {
-    /// The library's version, as `interop/requirements.txt` pins it.
+    /// The library's version, as `interop/requirements.txt` or `interop/java/pom.xml` pins it.
     pub fn version(&self) -> &'static str {
-        crate::interop::REQUIREMENTS
-            .lines()
-            .filter(|line| line.starts_with(self.library))
-            .find_map(|line| line.split_once("==").map(|(_, version)| version.trim()))
-            .expect("interop/requirements.txt pins every peer's library")
+        match self.runtime {
+            Runtime::Python => crate::interop::REQUIREMENTS
+                .lines()
+                .filter(|line| line.starts_with(self.library))
+                .find_map(|line| line.split_once("==").map(|(_, version)| version.trim()))
+                .expect("interop/requirements.txt pins every peer's library"),
+            Runtime::Jvm => crate::interop::JAVA_POM
+                .split_once("<iceberg.version>")
+                .and_then(|(_, rest)| rest.split_once("</iceberg.version>"))
+                .map(|(version, _)| version.trim())
+                .expect("interop/java/pom.xml pins Iceberg Java"),
+        }
     }
 
     /// Why the scenario cannot run on this peer, if it cannot.
@@ -563,6 +591,7 @@ mod tests {
     fn every_peer_names_its_pinned_library() {
         assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergNaive)).version(), "0.12.0");
         assert_eq!(peer(Arm::Delta(DeltaArm::DeltalakePython)).version(), "1.6.6");
+        assert_eq!(peer(Arm::Iceberg(IcebergArm::JavaIcebergValidator)).version(), "1.12.0");
         for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
             assert_eq!(Arm::labelled(arm.name()), Some(arm));
         }

@@ -27,3 +27,67 @@ pub fn python() -> Result<PathBuf, String> {
         Err("no Python for the peers: BARRIER_PEER_PYTHON is not set and target/interop-venv is missing (scripts/interop-venv builds it; scripts/test does)".into())
     }
 }
+
+/// The JVM peers' Maven project: the one place Iceberg Java's version is written.
+pub const JAVA_POM: &str = include_str!("../../../interop/java/pom.xml");
+
+/// Where `scripts/java-peer` builds the JVM peers: `classes/`, and `classpath` (their
+/// dependencies, as Maven resolved them).
+const JAVA_BUILD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/java-peer");
+
+/// What a peer process runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// `interop/peer.py`, in the venv `scripts/interop-venv` builds.
+    Python,
+    /// `interop/java` (`barrier.peer.Peer`), which `scripts/java-peer` builds with Maven.
+    Jvm,
+}
+
+impl Runtime {
+    /// The program and the arguments before the peer's mode (`serve`) that start a peer, or why
+    /// this machine cannot.
+    pub fn command(self) -> Result<(PathBuf, Vec<String>), String> {
+        match self {
+            Runtime::Python => Ok((python()?, vec![SCRIPT.to_string()])),
+            Runtime::Jvm => {
+                let java = java()?;
+                let build = PathBuf::from(JAVA_BUILD);
+                let classpath = std::fs::read_to_string(build.join("classpath")).map_err(|e| {
+                    format!(
+                        "no JVM peers: {}/classpath: {e} (scripts/java-peer builds them; scripts/test does)",
+                        build.display()
+                    )
+                })?;
+                let classpath = format!("{}:{}", build.join("classes").display(), classpath.trim());
+                // Arrow's memory needs java.nio opened to it on Java 17.
+                let args = ["--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", &classpath, "barrier.peer.Peer"];
+                Ok((java, args.map(String::from).to_vec()))
+            }
+        }
+    }
+
+    /// Why a peer of this runtime cannot start here, if it cannot.
+    pub fn unavailable(self) -> Option<String> {
+        self.command().err()
+    }
+
+    /// Whether its peers have a `stress-worker` mode, to race Rust writers in `stress`: only the
+    /// Python ones; the JVM peers run the suite's bodies.
+    pub fn races_in_stress(self) -> bool {
+        self == Runtime::Python
+    }
+}
+
+/// The java that runs the JVM peers: `$BARRIER_PEER_JAVA` (scripts/test exports what
+/// `scripts/java-peer` printed), else `java` on the PATH; `$BARRIER_PEER_JAVA_UNAVAILABLE`, which
+/// scripts/test sets when the build failed, says why there is none.
+fn java() -> Result<PathBuf, String> {
+    if let Some(java) = std::env::var_os("BARRIER_PEER_JAVA") {
+        return Ok(java.into());
+    }
+    if let Ok(why) = std::env::var("BARRIER_PEER_JAVA_UNAVAILABLE") {
+        return Err(why);
+    }
+    Ok(PathBuf::from("java"))
+}

@@ -19,7 +19,7 @@ pub enum TableLocation {
         /// The SQLite catalog database, for `sqlite`.
         #[serde(skip_serializing_if = "Option::is_none")]
         sqlite_file: Option<PathBuf>,
-        /// The REST catalog's address, for `rest`.
+        /// The catalog server's address: a REST server's API, or the PostgreSQL database's URL.
         #[serde(skip_serializing_if = "Option::is_none")]
         uri: Option<String>,
         catalog_name: String,

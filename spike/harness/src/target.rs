@@ -80,10 +80,10 @@ impl Target {
     }
 
     /// Why this target cannot run in this process, if it cannot: its catalog server is not
-    /// running, or (a peer) the Python that runs it is missing.
+    /// running, or (a peer) what runs it is missing.
     pub fn unavailable(self) -> Option<String> {
-        let python = self.arm().peer().and_then(|_| crate::interop::python().err());
-        python.or_else(|| self.catalog().and_then(CatalogKind::unavailable))
+        let runtime = self.arm().peer().and_then(|peer| peer.runtime.unavailable());
+        runtime.or_else(|| self.catalog().and_then(CatalogKind::unavailable))
     }
 
     /// The failpoints a commit of this target passes, in order.

@@ -10,7 +10,7 @@ use barrier_harness::{CatalogKind, Scenario, Target};
 use barrier_sink::fail::FailScenario;
 
 fn main() -> ExitCode {
-    let trials = Target::suite(&CatalogKind::suite())
+    let trials = Target::suite(CatalogKind::ALL)
         .into_iter()
         .flat_map(|target| {
             let scenarios = Scenario::ALL.iter().copied().filter(|s| s.spec().exclusive);

@@ -1,7 +1,8 @@
 //! The peers (`barrier_harness::peer`: pyiceberg and the `deltalake` Python package, each a
-//! Python process) in the suite's bodies, on the same tables and catalogs as the Rust arms; and
-//! the retries-0 comparison of pyiceberg with iceberg-rust. Every trial prints SKIPPED with the
-//! reason where the venv (`scripts/interop-venv`) or the catalog server is missing.
+//! Python process; Iceberg Java, each a JVM process) in the suite's bodies, on the same tables
+//! and catalogs as the Rust arms; and the retries-0 comparison of pyiceberg with iceberg-rust.
+//! Every trial prints SKIPPED with the reason where the venv (`scripts/interop-venv`), the JVM
+//! peers' build (`scripts/java-peer`) or the catalog server is missing.
 //!
 //! The scenarios a peer cannot run are not trials here: its registry entry names them and says
 //! why (`catalog_unavailable`, `aborted_commit_loses_nothing`, `lost_response`, and

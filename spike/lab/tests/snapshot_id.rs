@@ -40,8 +40,9 @@ fn main() -> ExitCode {
             Box::pin(held_past_expiry(fx, 3))
         }),
     ];
-    let trials = CatalogKind::suite()
-        .into_iter()
+    let trials = CatalogKind::ALL
+        .iter()
+        .copied()
         .flat_map(|kind| {
             properties.map(|(name, property)| property::trial(IcebergArm::SnapshotId, kind, name, property))
         })

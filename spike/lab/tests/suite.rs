@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use barrier_harness::{CatalogKind, Scenario, Target};
 
 fn main() -> ExitCode {
-    let trials = Target::suite(&CatalogKind::suite())
+    let trials = Target::suite(CatalogKind::ALL)
         .into_iter()
         .flat_map(|target| {
             let scenarios = Scenario::ALL.iter().copied().filter(|s| !s.spec().exclusive);

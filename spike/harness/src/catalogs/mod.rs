@@ -44,8 +44,6 @@ registry! {
 pub struct Profile {
     pub name: &'static str,
     pub home: Home,
-    /// The suite's tests run every body on it (a choice of CI time, `docs/build-cost.md`).
-    pub suite: bool,
     /// How a writer of the fixture at `place` reaches the catalog, the way `access` says.
     pub connect: fn(place: &Place, access: &Access) -> Result<Connection, SinkError>,
 }
@@ -95,11 +93,6 @@ impl CatalogKind {
     /// server.
     pub fn embedded() -> Vec<CatalogKind> {
         CatalogKind::ALL.iter().copied().filter(|c| c.server().is_none()).collect()
-    }
-
-    /// The catalogs the suite's tests run every body on.
-    pub fn suite() -> Vec<CatalogKind> {
-        CatalogKind::ALL.iter().copied().filter(|c| c.spec().suite).collect()
     }
 
     /// Processes other than the one that created a table can commit to it (`stress`).

@@ -11,7 +11,6 @@ const URL: &str = "BARRIER_POSTGRES_URL";
 pub(super) const PROFILE: Profile = Profile {
     name: "postgres",
     home: Home::SqlServer(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
-    suite: false,
     connect,
 };
 

@@ -14,14 +14,14 @@ pub(super) const PROFILE: Profile =
     profile("rest", Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }, false, connect);
 
 /// A REST server started by a script of the project, its data on the S3 endpoint SeaweedFS
-/// serves, in the suite.
+/// serves.
 pub(super) const fn profile(
     name: &'static str,
     server: Server,
     idempotency_keys: bool,
     connect: fn(&Place, &Access) -> Result<Connection, SinkError>,
 ) -> Profile {
-    Profile { name, home: Home::RestServer { server, idempotency_keys }, suite: true, connect }
+    Profile { name, home: Home::RestServer { server, idempotency_keys }, connect }
 }
 
 /// The server at `$BARRIER_REST_URL` (or the writer's own address, the fault proxy's). The client

@@ -8,7 +8,7 @@ use barrier_sink::SinkError;
 
 use super::{Access, CATALOG_NAME, Home, Place, Profile};
 
-pub(super) const PROFILE: Profile = Profile { name: "sqlite", home: Home::File(file), suite: true, connect };
+pub(super) const PROFILE: Profile = Profile { name: "sqlite", home: Home::File(file), connect };
 
 /// The catalog's database file.
 fn file(place: &Place) -> PathBuf {

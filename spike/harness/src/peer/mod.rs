@@ -1,9 +1,11 @@
 //! The peers: other implementations of the same conditional commit, measured in the same
 //! scenarios, on the same tables and catalogs, as this project's arms.
 //!
-//! Each peer is a Python process (`interop/peer.py`, run with the venv `scripts/interop-venv`
-//! builds from `interop/requirements.txt`): `pyiceberg-naive` and `pyiceberg-owned-loop` on
-//! pyiceberg, `deltalake-python` on the `deltalake` package (delta-rs); each is an arm of the
+//! Each peer is a process speaking `docs/peer-protocol.md`, started as its runtime says
+//! ([`crate::interop::Runtime`]): Python (`interop/peer.py`, in the venv `scripts/interop-venv`
+//! builds: `pyiceberg-naive` and `pyiceberg-owned-loop` on pyiceberg, `deltalake-python` on the
+//! `deltalake` package) or the JVM (`interop/java`, which `scripts/java-peer` builds:
+//! `java-iceberg-validator` and `java-iceberg-naive` on Iceberg Java). Each is an arm of the
 //! registry whose kind is a peer ([`crate::arms::Kind::Peer`]). They read and write the same
 //! summary keys and watermark property as the Iceberg arms, on tables the Rust fixtures create.
 //! In the suite a peer is a [`CommitSink`](barrier_sink::CommitSink) like any arm ([`PeerSink`]);
@@ -13,7 +15,7 @@
 //! iceberg-rust lets a caller build, `verdict` must run with nothing but a Rust toolchain, and a
 //! peer's result is a comparison, not a kill condition.
 //!
-//! Limits: a peer's check runs in Python and is observed through the protocol (its
+//! Limits: a peer's check runs in its own process and is observed through the protocol (its
 //! `check-passed` and `swap-reached` events), so the held windows hold it exactly where the
 //! Rust arms are held; its failpoints do not exist (a peer dies by SIGKILL in the mixed race
 //! instead), and it reaches a catalog directly, never through the fault proxy.

@@ -1,5 +1,5 @@
-//! One `peer.py serve` process and its protocol: JSON lines, a request, the events it asks an
-//! answer for, its reply (`interop/peer.py`'s docstring is the protocol).
+//! One peer process in `serve` mode and its protocol: JSON lines, a request, the events it asks an
+//! answer for, its reply (`docs/peer-protocol.md`).
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex as SyncMutex};
@@ -11,7 +11,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::arms::Arm;
-use crate::interop::{SCRIPT, python};
 use crate::location::TableLocation;
 
 /// How much of a peer's stderr an error quotes.
@@ -93,7 +92,7 @@ pub(super) fn ipc_hex(batch: &RecordBatch) -> Result<String, SinkError> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// One `peer.py serve` process, ready for requests.
+/// One peer process in `serve` mode, ready for requests.
 pub(super) struct Process {
     child: Child,
     stdin: ChildStdin,
@@ -105,16 +104,18 @@ pub(super) struct Process {
 
 impl Process {
     pub(super) async fn spawn(peer: Arm, location: &TableLocation) -> Result<Self, SinkError> {
-        let python = python().map_err(|why| SinkError::Peer(why.into()))?;
+        let spec = peer.peer().ok_or_else(|| SinkError::Peer(format!("{peer} is not a peer").into()))?;
+        let (program, args) = spec.runtime.command().map_err(|why| SinkError::Peer(why.into()))?;
         let location = serde_json::to_string(location).expect("a location serializes");
-        let mut child = Command::new(&python)
-            .args([SCRIPT, "serve", peer.name(), &location])
+        let mut child = Command::new(&program)
+            .args(args)
+            .args(["serve", peer.name(), &location])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| SinkError::Peer(Located::boxed(python.display(), e)))?;
+            .map_err(|e| SinkError::Peer(Located::boxed(program.display(), e)))?;
         let stderr = Arc::new(SyncMutex::new(String::new()));
         let mut lines = BufReader::new(child.stderr.take().expect("piped")).lines();
         let collected = Arc::clone(&stderr);

@@ -1,5 +1,5 @@
 //! [`PeerSink`]: a peer process behind the [`CommitSink`] trait, driven over JSON lines
-//! (`interop/peer.py serve`, whose docstring is the protocol).
+//! (`docs/peer-protocol.md`).
 
 use std::sync::{Arc, Mutex as SyncMutex};
 
@@ -15,7 +15,7 @@ use crate::location::TableLocation;
 use crate::outcome::Told;
 
 /// Ready peer processes on one table, handed to the fixture's writers and taken back when a
-/// writer is dropped: a Python process takes about a second to import its library, which the
+/// writer is dropped: a Python process takes about a second to import its library (a JVM one more), which the
 /// contention probe's 80 writers should not pay each. A process holds no state between
 /// requests but its catalog connection: every request loads the table afresh.
 pub struct Pool {

@@ -34,6 +34,9 @@ pub fn unfit(target: Target, peers: &[Arm]) -> Option<String> {
         if let Some(catalog) = target.catalog().filter(|c| !spec.catalogs.contains(c)) {
             return Some(format!("{peer} does not run on {catalog}"));
         }
+        if !spec.runtime.races_in_stress() {
+            return Some(format!("{peer} has no stress-worker mode: it runs the suite's bodies only"));
+        }
     }
     if peers.is_empty() { None } else { python().err() }
 }
