@@ -106,6 +106,19 @@ const PYICEBERG: PeerSpec = PeerSpec {
     not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
 };
 
+/// Why `go-iceberg-naive` does not commit twice when held: what iceberg-go's SQL catalog does
+/// with a stale append.
+const GO_SQL_NO_RETRY: &str = "iceberg-go 0.7.0's SQL catalog refuses the stale append's own `main` requirement, checked before its conditional UPDATE, with an error that is not ErrCommitFailed, so the library's retry (which would replay the append onto the winner) never runs and the writer, looking, is told the epoch; it duplicates only when the UPDATE itself loses the race (ErrCommitFailed, then replayed), as in `contention_probe`'s free races";
+
+/// iceberg-go's SQL catalog on the SQLite file and the PostgreSQL server (its REST client and S3
+/// IO are not wired here yet).
+const ICEBERG_GO: PeerSpec = PeerSpec {
+    library: "iceberg-go",
+    runtime: Runtime::Go,
+    catalogs: &[CatalogKind::Sqlite, CatalogKind::Postgres],
+    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
+};
+
 /// Iceberg Java's JDBC catalog on the SQLite file and the PostgreSQL server (its REST client
 /// would need S3FileIO and the AWS SDK, not installed yet).
 const ICEBERG_JAVA: PeerSpec = PeerSpec {
@@ -319,6 +332,19 @@ registry! {
         /// shape).
         JavaIcebergNaive =>
             ArmSpec { name: "java-iceberg-naive", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_JAVA) },
+        /// iceberg-go: load, check, then the append in a transaction that asserts `main` at the
+        /// loaded head (`Transaction.AssertRefSnapshotID`); on `ErrCommitFailed` it reloads, checks
+        /// again and retries (the Go twin of `iceberg-requirement`).
+        GoIcebergAssertRef =>
+            ArmSpec { name: "go-iceberg-assert-ref", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_GO) },
+        /// iceberg-go: check once, then the append with the library's retry, which replays it onto
+        /// the refreshed head.
+        GoIcebergNaive => ArmSpec {
+            name: "go-iceberg-naive",
+            claims_exactly_once: false,
+            hazards: Hazards { fails_in: &[(Scenario::HeldWindow, GO_SQL_NO_RETRY), (Scenario::HeldAtSwap, GO_SQL_NO_RETRY)], stalls: None },
+            kind: Kind::Peer(ICEBERG_GO),
+        },
     }
 }
 
@@ -510,6 +536,10 @@ impl PeerSpec {
                 .and_then(|(_, rest)| rest.split_once("</iceberg.version>"))
                 .map(|(version, _)| version.trim())
                 .expect("interop/java/pom.xml pins Iceberg Java"),
+            Runtime::Go => crate::interop::GO_MOD
+                .lines()
+                .find_map(|line| line.trim().strip_prefix("github.com/apache/iceberg-go v"))
+                .expect("interop/go/go.mod pins iceberg-go"),
         }
     }
 
@@ -592,6 +622,7 @@ mod tests {
         assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergNaive)).version(), "0.12.0");
         assert_eq!(peer(Arm::Delta(DeltaArm::DeltalakePython)).version(), "1.6.6");
         assert_eq!(peer(Arm::Iceberg(IcebergArm::JavaIcebergValidator)).version(), "1.12.0");
+        assert_eq!(peer(Arm::Iceberg(IcebergArm::GoIcebergAssertRef)).version(), "0.7.0");
         for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
             assert_eq!(Arm::labelled(arm.name()), Some(arm));
         }

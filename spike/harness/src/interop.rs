@@ -35,6 +35,9 @@ pub const JAVA_POM: &str = include_str!("../../../interop/java/pom.xml");
 /// dependencies, as Maven resolved them).
 const JAVA_BUILD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/java-peer");
 
+/// The Go peers' module: the one place iceberg-go's version is written.
+pub const GO_MOD: &str = include_str!("../../../interop/go/go.mod");
+
 /// What a peer process runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runtime {
@@ -42,6 +45,8 @@ pub enum Runtime {
     Python,
     /// `interop/java` (`barrier.peer.Peer`), which `scripts/java-peer` builds with Maven.
     Jvm,
+    /// `interop/go`, which `scripts/go-peer` builds into `target/go-peer/peer`.
+    Go,
 }
 
 impl Runtime {
@@ -64,6 +69,7 @@ impl Runtime {
                 let args = ["--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", &classpath, "barrier.peer.Peer"];
                 Ok((java, args.map(String::from).to_vec()))
             }
+            Runtime::Go => Ok((go_peer()?, vec![])),
         }
     }
 
@@ -90,4 +96,22 @@ fn java() -> Result<PathBuf, String> {
         return Err(why);
     }
     Ok(PathBuf::from("java"))
+}
+
+/// The Go peers' binary: `$BARRIER_PEER_GO` (scripts/test exports what `scripts/go-peer`
+/// printed), else this checkout's `target/go-peer/peer`; `$BARRIER_PEER_GO_UNAVAILABLE`, which
+/// scripts/test sets when the build failed, says why there is none.
+fn go_peer() -> Result<PathBuf, String> {
+    if let Some(peer) = std::env::var_os("BARRIER_PEER_GO") {
+        return Ok(peer.into());
+    }
+    if let Ok(why) = std::env::var("BARRIER_PEER_GO_UNAVAILABLE") {
+        return Err(why);
+    }
+    let built = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/go-peer/peer"));
+    if built.exists() {
+        Ok(built)
+    } else {
+        Err("no Go peers: BARRIER_PEER_GO is not set and target/go-peer/peer is missing (scripts/go-peer builds it; scripts/test does)".into())
+    }
 }

@@ -1,0 +1,413 @@
+// Command peer is the Go peers: `(app, epoch)` commits written the way an application writes
+// them with iceberg-go, on the tables the Rust fixtures create (same schema, catalogs, summary
+// keys and watermark property), speaking docs/peer-protocol.md.
+//
+//   - go-iceberg-assert-ref: looks the epoch up on a loaded table, then commits the append and the
+//     watermark in one transaction that first calls Transaction.AssertRefSnapshotID(main): the
+//     commit then fails with ErrCommitFailed, instead of replaying onto the fresh head, if any
+//     snapshot landed on main after the read (apache/iceberg-go #1786). On that error it reloads,
+//     looks again and retries itself: the Go twin of `iceberg-requirement`.
+//   - go-iceberg-naive: the same lookup once, then the same transaction without the assertion; the
+//     library's retry replays the append onto the refreshed head.
+//
+// Both reach the table through iceberg-go's SQL catalog (iceberg-catalog-sql's tables, schema V1)
+// on SQLite (mattn/go-sqlite3) or PostgreSQL (pgx), and its local-file IO for the file://
+// warehouse. The swap is the catalog's CommitTable, which the peer wraps to report swap-reached.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	"github.com/apache/iceberg-go/table"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/mattn/go-sqlite3"
+)
+
+const (
+	appIDKey        = "barrier.app-id"
+	epochKey        = "barrier.epoch"
+	watermarkPrefix = "barrier.watermark."
+	// The owned loop's bound, as spike/sink/src/retry.rs sets it for the Rust arms.
+	maxAttempts = 200
+)
+
+// peerError is a failure, by the Rust SinkError kind it amounts to.
+type peerError struct {
+	Kind     string `json:"kind"`
+	Message  string `json:"message"`
+	Attempts *int   `json:"attempts,omitempty"`
+}
+
+func (e *peerError) Error() string { return e.Kind + ": " + e.Message }
+
+func fail(kind string, err error) *peerError { return &peerError{Kind: kind, Message: err.Error()} }
+
+// harness is the protocol's side of the Rust harness: events it waits on, answered with {"go": true}.
+type harness struct {
+	out      *bufio.Writer
+	requests *bufio.Scanner
+}
+
+func (h *harness) send(message any) {
+	line, err := json.Marshal(message)
+	if err != nil {
+		panic(err)
+	}
+	h.out.Write(append(line, '\n'))
+	h.out.Flush()
+}
+
+func (h *harness) await(event string) {
+	h.send(map[string]string{"event": event})
+	var reply struct {
+		Go bool `json:"go"`
+	}
+	if !h.requests.Scan() || json.Unmarshal(h.requests.Bytes(), &reply) != nil || !reply.Go {
+		panic(fmt.Sprintf("expected go after %s, got %q", event, h.requests.Text()))
+	}
+}
+
+type location struct {
+	Catalog     string `json:"catalog"`
+	CatalogName string `json:"catalog_name"`
+	Namespace   string `json:"namespace"`
+	Table       string `json:"table"`
+	Warehouse   string `json:"warehouse"`
+	SqliteFile  string `json:"sqlite_file"`
+	URI         string `json:"uri"`
+}
+
+type peer struct {
+	assertRef bool
+	catalog   *sqlcat.Catalog
+	ident     table.Identifier
+	harness   *harness
+	loads     int
+	updates   int
+}
+
+// observed is the catalog as a table commits through it: each swap reported first, each load counted.
+type observed struct{ p *peer }
+
+func (o observed) LoadTable(ctx context.Context, ident table.Identifier) (*table.Table, error) {
+	o.p.loads++
+	return o.p.catalog.LoadTable(ctx, ident)
+}
+
+func (o observed) CommitTable(ctx context.Context, ident table.Identifier, reqs []table.Requirement, updates []table.Update) (table.Metadata, string, error) {
+	o.p.harness.await("swap-reached")
+	o.p.updates++
+	return o.p.catalog.CommitTable(ctx, ident, reqs, updates)
+}
+
+func open(arm string, loc location, h *harness) (*peer, *peerError) {
+	p := &peer{harness: h, ident: catalog.ToIdentifier(loc.Namespace, loc.Table)}
+	switch arm {
+	case "go-iceberg-assert-ref":
+		p.assertRef = true
+	case "go-iceberg-naive":
+	default:
+		return nil, &peerError{Kind: "Corrupt", Message: "unknown peer " + arm}
+	}
+	var db *sql.DB
+	var dialect sqlcat.SupportedDialect
+	var err error
+	switch loc.Catalog {
+	case "sqlite":
+		db, err = sql.Open("sqlite3", loc.SqliteFile)
+		dialect = sqlcat.SQLite
+	case "postgres":
+		db, err = sql.Open("pgx", loc.URI)
+		dialect = sqlcat.Postgres
+	default:
+		return nil, &peerError{Kind: "CatalogUnavailable", Message: "iceberg-go's SQL catalog here reaches sqlite and postgres, not " + loc.Catalog}
+	}
+	if err != nil {
+		return nil, fail("CatalogUnavailable", err)
+	}
+	p.catalog, err = sqlcat.NewCatalog(loc.CatalogName, db, dialect, iceberg.Properties{
+		"warehouse": loc.Warehouse,
+		// iceberg-catalog-sql's tables have the V1 schema's `iceberg_type` column.
+		sqlcat.SchemaVersionKey: sqlcat.SchemaVersionV1,
+	})
+	if err != nil {
+		return nil, fail("CatalogUnavailable", err)
+	}
+	return p, nil
+}
+
+// load is the table, committing through the observed catalog.
+func (p *peer) load(ctx context.Context) (*table.Table, *peerError) {
+	p.loads++
+	t, err := p.catalog.LoadTable(ctx, p.ident)
+	if errors.Is(err, catalog.ErrNoSuchTable) {
+		return nil, fail("TableNotFound", err)
+	}
+	if err != nil {
+		return nil, fail("CatalogUnavailable", err)
+	}
+	return table.New(t.Identifier(), t.Metadata(), t.MetadataLocation(), t.FS, observed{p}), nil
+}
+
+// committedEpoch is the larger of the app's watermark and its newest epoch on main's ancestry, as
+// spike/iceberg/src/common/epoch.rs reads them.
+func committedEpoch(t *table.Table, app string) (*int64, *peerError) {
+	var found *int64
+	if w, ok := t.Properties()[watermarkPrefix+app]; ok {
+		v, err := strconv.ParseInt(w, 10, 64)
+		if err != nil {
+			return nil, fail("Corrupt", err)
+		}
+		found = &v
+	}
+	for s := t.CurrentSnapshot(); s != nil; {
+		if s.Summary != nil && s.Summary.Properties[appIDKey] == app {
+			v, err := strconv.ParseInt(s.Summary.Properties[epochKey], 10, 64)
+			if err != nil {
+				return nil, fail("Corrupt", err)
+			}
+			if found == nil || v > *found {
+				found = &v
+			}
+			break
+		}
+		if s.ParentSnapshotID == nil {
+			break
+		}
+		s = t.SnapshotByID(*s.ParentSnapshotID)
+	}
+	return found, nil
+}
+
+// checkSchema refuses a batch whose columns, types or nullability differ from the table's, before any write.
+func checkSchema(offered *arrow.Schema, t *table.Table) *peerError {
+	var got, want []string
+	for _, f := range offered.Fields() {
+		got = append(got, column(f.Name, f.Type.String(), !f.Nullable))
+	}
+	for _, f := range t.Schema().Fields() {
+		name := f.Type.String()
+		switch f.Type.(type) {
+		case iceberg.Int64Type:
+			name = "int64"
+		case iceberg.StringType:
+			name = "utf8"
+		}
+		want = append(want, column(f.Name, name, f.Required))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		return &peerError{Kind: "SchemaMismatch", Message: fmt.Sprintf("offered %v, table has %v", got, want)}
+	}
+	return nil
+}
+
+func column(name, typ string, required bool) string {
+	if required {
+		return name + ": " + typ + " not null"
+	}
+	return name + ": " + typ
+}
+
+func (p *peer) commit(ctx context.Context, app string, epoch int64, batch []byte) (map[string]any, *peerError) {
+	attempts := 1
+	if p.assertRef {
+		attempts = maxAttempts
+	}
+	for attempt := 0; attempt < attempts; attempt++ {
+		t, perr := p.load(ctx)
+		if perr != nil {
+			return nil, perr
+		}
+		committed, perr := committedEpoch(t, app)
+		if perr != nil {
+			return nil, perr
+		}
+		if committed != nil && *committed >= epoch {
+			return map[string]any{"told": "already-committed", "committed": *committed}, nil
+		}
+		p.harness.await("check-passed")
+		err := p.append(ctx, t, app, epoch, batch)
+		if err == nil {
+			return map[string]any{"told": "committed"}, nil
+		}
+		var own *peerError
+		if errors.As(err, &own) {
+			return nil, own
+		}
+		refused := errors.Is(err, table.ErrCommitFailed)
+		if !refused {
+			// Any other failure of the commit is one iceberg-go calls unknown (the catalog may have
+			// taken it): resolved, as this project's sinks resolve one, by looking at the table.
+			// On the SQL catalog a requirement the table no longer meets is such a failure
+			// (catalog/sql CommitTable validates before it writes anything, and does not wrap the
+			// error in ErrCommitFailed), so the library's own retry never runs there.
+			t, perr := p.load(ctx)
+			if perr != nil {
+				return nil, fail("OutcomeUnknown", err)
+			}
+			now, perr := committedEpoch(t, app)
+			if perr != nil {
+				return nil, perr
+			}
+			if now != nil && *now >= epoch {
+				return map[string]any{"told": "already-committed", "committed": *now}, nil
+			}
+			if !strings.HasPrefix(err.Error(), "requirement failed") {
+				return nil, fail("OutcomeUnknown", err)
+			}
+		}
+		if !p.assertRef {
+			n := p.updates
+			return nil, &peerError{Kind: "Conflict", Message: err.Error(), Attempts: &n}
+		}
+		time.Sleep(time.Duration(min(1<<min(attempt, 6), 50)) * time.Millisecond)
+	}
+	n := attempts
+	return nil, &peerError{Kind: "Conflict", Message: fmt.Sprintf("gave up after %d conflicting attempts", n), Attempts: &n}
+}
+
+// append commits the batch and the watermark in one transaction: what every Iceberg arm commits.
+func (p *peer) append(ctx context.Context, t *table.Table, app string, epoch int64, batch []byte) error {
+	reader, err := ipc.NewReader(bytes.NewReader(batch))
+	if err != nil {
+		return fail("SchemaMismatch", err)
+	}
+	defer reader.Release()
+	if perr := checkSchema(reader.Schema(), t); perr != nil {
+		return perr
+	}
+	var records []arrow.RecordBatch
+	for reader.Next() {
+		rec := reader.RecordBatch()
+		rec.Retain()
+		records = append(records, rec)
+	}
+	rdr, err := array.NewRecordReader(reader.Schema(), records)
+	if err != nil {
+		return fail("SchemaMismatch", err)
+	}
+	defer rdr.Release()
+
+	tx := t.NewTransaction()
+	if p.assertRef {
+		if err := tx.AssertRefSnapshotID(table.MainBranch); err != nil {
+			return fail("Iceberg", err)
+		}
+	}
+	props := iceberg.Properties{appIDKey: app, epochKey: strconv.FormatInt(epoch, 10)}
+	if err := tx.Append(ctx, rdr, props); err != nil {
+		return fail("Storage", err)
+	}
+	if err := tx.SetProperties(iceberg.Properties{watermarkPrefix + app: strconv.FormatInt(epoch, 10)}); err != nil {
+		return fail("Iceberg", err)
+	}
+	_, err = tx.Commit(ctx)
+	return err
+}
+
+func (p *peer) rowCount(ctx context.Context) (int64, *peerError) {
+	t, perr := p.load(ctx)
+	if perr != nil {
+		return 0, perr
+	}
+	tasks, err := t.Scan().PlanFiles(ctx)
+	if err != nil {
+		return 0, fail("Storage", err)
+	}
+	var rows int64
+	for _, task := range tasks {
+		rows += task.File.Count()
+	}
+	return rows, nil
+}
+
+// serve drives one writer over JSON lines (docs/peer-protocol.md).
+func serve(arm, locationJSON string) int {
+	out := bufio.NewWriter(os.Stdout)
+	// The protocol owns stdout; anything a library prints goes to stderr.
+	os.Stdout = os.Stderr
+	requests := bufio.NewScanner(os.Stdin)
+	requests.Buffer(make([]byte, 1<<20), 1<<30)
+	h := &harness{out: out, requests: requests}
+	var loc location
+	if err := json.Unmarshal([]byte(locationJSON), &loc); err != nil {
+		h.send(map[string]any{"error": fail("Corrupt", err)})
+		return 1
+	}
+	p, perr := open(arm, loc, h)
+	if perr != nil {
+		h.send(map[string]any{"error": perr})
+		return 1
+	}
+	h.send(map[string]bool{"ready": true})
+	ctx := context.Background()
+	for requests.Scan() {
+		var request struct {
+			Op    string `json:"op"`
+			App   string `json:"app"`
+			Epoch int64  `json:"epoch"`
+			Batch string `json:"batch"`
+		}
+		var value any
+		var perr *peerError
+		p.loads, p.updates = 0, 0
+		if err := json.Unmarshal(requests.Bytes(), &request); err != nil {
+			perr = fail("Corrupt", err)
+		} else {
+			switch request.Op {
+			case "commit":
+				batch, err := hex.DecodeString(request.Batch)
+				if err != nil {
+					perr = fail("Corrupt", err)
+					break
+				}
+				var told map[string]any
+				told, perr = p.commit(ctx, request.App, request.Epoch, batch)
+				if told != nil {
+					told["loads"], told["updates"] = p.loads, p.updates
+					value = told
+				}
+			case "committed_epoch":
+				var t *table.Table
+				if t, perr = p.load(ctx); perr == nil {
+					value, perr = committedEpoch(t, request.App)
+				}
+			case "row_count":
+				value, perr = p.rowCount(ctx)
+			default:
+				perr = &peerError{Kind: "Corrupt", Message: "unknown request " + requests.Text()}
+			}
+		}
+		if perr != nil {
+			h.send(map[string]any{"error": perr})
+		} else {
+			h.send(map[string]any{"ok": value})
+		}
+	}
+	return 0
+}
+
+func main() {
+	if len(os.Args) != 4 || os.Args[1] != "serve" {
+		fmt.Fprintln(os.Stderr, "usage: peer serve ARM LOCATION")
+		os.Exit(2)
+	}
+	os.Exit(serve(os.Args[2], os.Args[3]))
+}
