@@ -1,5 +1,6 @@
-//! The project's Python side, which the peers run in: `interop/peer.py`, and the venv
-//! `scripts/interop-venv` builds for it from `interop/requirements.txt`.
+//! What the peers run in: Python (`interop/peer.py`, in the venv `scripts/interop-venv` builds
+//! from `interop/requirements.txt`), the JVM (`interop/java`, which `scripts/java-peer` builds)
+//! and Go (`interop/go`, which `scripts/go-peer` builds), each found the same way ([`program`]).
 
 use std::path::PathBuf;
 
@@ -10,21 +11,39 @@ pub const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../interop/pee
 pub const REQUIREMENTS: &str = include_str!("../../../interop/requirements.txt");
 
 /// The Python that runs the peers: `$BARRIER_PEER_PYTHON` (scripts/test exports the one
-/// `scripts/interop-venv` built), else this checkout's `target/interop-venv`. An error says why
-/// there is none (`$BARRIER_PEER_PYTHON_UNAVAILABLE`, which scripts/test sets when the venv
-/// could not be built, or how to build it).
+/// `scripts/interop-venv` built), else this checkout's `target/interop-venv`.
 pub fn python() -> Result<PathBuf, String> {
-    if let Some(python) = std::env::var_os("BARRIER_PEER_PYTHON") {
-        return Ok(python.into());
+    program("BARRIER_PEER_PYTHON", Otherwise::Built("target/interop-venv/bin/python", "scripts/interop-venv"))
+}
+
+/// Where a peer's program is when no variable names it.
+enum Otherwise {
+    /// This checkout's own build, at a path under it, by the script named.
+    Built(&'static str, &'static str),
+    /// The program of this name on the PATH.
+    OnPath(&'static str),
+}
+
+/// The program `$<var>` names (scripts/test exports what the build script printed), else where
+/// `otherwise` says. An error says why there is none: `$<var>_UNAVAILABLE`, which scripts/test
+/// sets when the build failed, or which script builds it.
+fn program(var: &str, otherwise: Otherwise) -> Result<PathBuf, String> {
+    if let Some(program) = std::env::var_os(var) {
+        return Ok(program.into());
     }
-    if let Ok(why) = std::env::var("BARRIER_PEER_PYTHON_UNAVAILABLE") {
+    if let Ok(why) = std::env::var(format!("{var}_UNAVAILABLE")) {
         return Err(why);
     }
-    let venv = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/interop-venv/bin/python"));
-    if venv.exists() {
-        Ok(venv)
-    } else {
-        Err("no Python for the peers: BARRIER_PEER_PYTHON is not set and target/interop-venv is missing (scripts/interop-venv builds it; scripts/test does)".into())
+    match otherwise {
+        Otherwise::OnPath(name) => Ok(PathBuf::from(name)),
+        Otherwise::Built(built, script) => {
+            let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(built);
+            if path.exists() {
+                Ok(path)
+            } else {
+                Err(format!("{var} is not set and {built} is missing ({script} builds it; scripts/test does)"))
+            }
+        }
     }
 }
 
@@ -86,32 +105,13 @@ impl Runtime {
 }
 
 /// The java that runs the JVM peers: `$BARRIER_PEER_JAVA` (scripts/test exports what
-/// `scripts/java-peer` printed), else `java` on the PATH; `$BARRIER_PEER_JAVA_UNAVAILABLE`, which
-/// scripts/test sets when the build failed, says why there is none.
+/// `scripts/java-peer` printed), else `java` on the PATH.
 fn java() -> Result<PathBuf, String> {
-    if let Some(java) = std::env::var_os("BARRIER_PEER_JAVA") {
-        return Ok(java.into());
-    }
-    if let Ok(why) = std::env::var("BARRIER_PEER_JAVA_UNAVAILABLE") {
-        return Err(why);
-    }
-    Ok(PathBuf::from("java"))
+    program("BARRIER_PEER_JAVA", Otherwise::OnPath("java"))
 }
 
 /// The Go peers' binary: `$BARRIER_PEER_GO` (scripts/test exports what `scripts/go-peer`
-/// printed), else this checkout's `target/go-peer/peer`; `$BARRIER_PEER_GO_UNAVAILABLE`, which
-/// scripts/test sets when the build failed, says why there is none.
+/// printed), else this checkout's `target/go-peer/peer`.
 fn go_peer() -> Result<PathBuf, String> {
-    if let Some(peer) = std::env::var_os("BARRIER_PEER_GO") {
-        return Ok(peer.into());
-    }
-    if let Ok(why) = std::env::var("BARRIER_PEER_GO_UNAVAILABLE") {
-        return Err(why);
-    }
-    let built = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/go-peer/peer"));
-    if built.exists() {
-        Ok(built)
-    } else {
-        Err("no Go peers: BARRIER_PEER_GO is not set and target/go-peer/peer is missing (scripts/go-peer builds it; scripts/test does)".into())
-    }
+    program("BARRIER_PEER_GO", Otherwise::Built("target/go-peer/peer", "scripts/go-peer"))
 }
