@@ -32,6 +32,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
@@ -74,7 +75,11 @@ func (h *harness) send(message any) {
 	h.out.Flush()
 }
 
+// await reports `event` and waits for the harness's go; a writer nobody holds (nil) goes on.
 func (h *harness) await(event string) {
+	if h == nil {
+		return
+	}
 	h.send(map[string]string{"event": event})
 	var reply struct {
 		Go bool `json:"go"`
@@ -404,10 +409,175 @@ func serve(arm, locationJSON string) int {
 	return 0
 }
 
+// quiet is the harness of a writer nobody holds (a stress worker): every event goes on at once.
+func quiet() *harness { return nil }
+
+// stressWorker is one writer process of a `stress` run, as interop/peer.py's stress-worker is
+// (docs/peer-protocol.md): from the table's committed epoch (replayed) to `epochs`, each epoch
+// until told committed or already committed, errors backing off, every attempt logged twice (its
+// beginning, then its answer) into logs/writer-<id>.jsonl.
+func stressWorker(arm, locationJSON string, flags map[string]string) int {
+	var loc location
+	if err := json.Unmarshal([]byte(locationJSON), &loc); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	p, perr := open(arm, loc, quiet())
+	if perr != nil {
+		fmt.Fprintln(os.Stderr, perr)
+		return 1
+	}
+	number := func(name string) int64 {
+		n, err := strconv.ParseInt(flags[name], 10, 64)
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", name, err))
+		}
+		return n
+	}
+	app, epochs, rows, writer, maxErrors := flags["--app"], number("--epochs"), number("--rows"), number("--id"), number("--max-errors")
+	turns := int64(-1)
+	if _, ok := flags["--turns"]; ok {
+		turns = number("--turns")
+	}
+	if err := os.WriteFile(flags["--ready"], nil, 0o644); err != nil {
+		panic(err)
+	}
+	for {
+		if _, err := os.Stat(flags["--start"]); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	logs := flags["--logs"]
+	log, err := os.OpenFile(fmt.Sprintf("%s/writer-%d.jsonl", logs, writer), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	errorsInARow := int64(0)
+	wait := func(e *peerError) {
+		errorsInARow++
+		if errorsInARow > maxErrors {
+			fmt.Fprintf(os.Stderr, "peer: %d errors in a row, last: %v\n", errorsInARow, e)
+			os.Exit(1)
+		}
+		time.Sleep(time.Duration(20*min(errorsInARow, 10)) * time.Millisecond)
+	}
+	ctx := context.Background()
+	var epoch int64
+	for {
+		t, perr := p.load(ctx)
+		if perr == nil {
+			var committed *int64
+			if committed, perr = committedEpoch(t, app); perr == nil {
+				epoch = 1
+				if committed != nil && *committed > 0 {
+					epoch = *committed
+				}
+				break
+			}
+		}
+		wait(perr)
+	}
+	for attempt := 1; epoch <= epochs; attempt++ {
+		for turns >= 0 && epoch%3 == 2 && !rustTurnEnded(logs, turns, epoch) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		event := map[string]any{"writer": writer, "app": app, "epoch": epoch,
+			"batch": fmt.Sprintf("w%d-p%d-e%d-a%d", writer, os.Getpid(), epoch, attempt), "at_ms": time.Now().UnixMilli()}
+		writeLine(log, event)
+		batch, err := stressBatch(epoch, rows, event["batch"].(string))
+		if err != nil {
+			panic(err)
+		}
+		p.loads, p.updates = 0, 0
+		told, perr := p.commit(ctx, app, epoch, batch)
+		if perr != nil {
+			told = map[string]any{"told": "error", "kind": perr.Kind}
+		}
+		for k, v := range told {
+			event[k] = v
+		}
+		event["loads"], event["updates"], event["at_ms"] = p.loads, p.updates, time.Now().UnixMilli()
+		writeLine(log, event)
+		if perr != nil {
+			wait(perr)
+		} else {
+			epoch++
+			errorsInARow = 0
+		}
+	}
+	return 0
+}
+
+func writeLine(f *os.File, event map[string]any) {
+	line, err := json.Marshal(event)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		panic(err)
+	}
+}
+
+// stressBatch is the rows every stress writer offers: ids epoch*1000.., each row carrying the batch's identity.
+func stressBatch(epoch, rows int64, identity string) ([]byte, error) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "payload", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := int64(0); i < rows; i++ {
+		b.Field(0).(*array.Int64Builder).Append(epoch*1000 + i)
+		b.Field(1).(*array.StringBuilder).Append(identity)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var out bytes.Buffer
+	w := ipc.NewWriter(&out, ipc.WithSchema(schema))
+	if err := w.Write(rec); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// rustTurnEnded is whether one of the run's `writers` Rust writers logged an answer at `epoch` or
+// later (spike/lab/src/stress/turns.rs).
+func rustTurnEnded(logs string, writers, epoch int64) bool {
+	for rust := int64(0); rust < writers; rust++ {
+		data, err := os.ReadFile(fmt.Sprintf("%s/writer-%d.jsonl", logs, rust))
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var event struct {
+				Told  *string `json:"told"`
+				Epoch int64   `json:"epoch"`
+			}
+			// A line cut by a kill does not parse.
+			if json.Unmarshal(line, &event) == nil && event.Told != nil && event.Epoch >= epoch {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func main() {
-	if len(os.Args) != 4 || os.Args[1] != "serve" {
-		fmt.Fprintln(os.Stderr, "usage: peer serve ARM LOCATION")
+	switch {
+	case len(os.Args) == 4 && os.Args[1] == "serve":
+		os.Exit(serve(os.Args[2], os.Args[3]))
+	case len(os.Args) >= 4 && os.Args[1] == "stress-worker" && len(os.Args)%2 == 0:
+		flags := map[string]string{}
+		for i := 4; i+1 < len(os.Args); i += 2 {
+			flags[os.Args[i]] = os.Args[i+1]
+		}
+		os.Exit(stressWorker(os.Args[2], os.Args[3], flags))
+	default:
+		fmt.Fprintln(os.Stderr, "usage: peer serve ARM LOCATION | peer stress-worker ARM LOCATION --app A --epochs N --rows R --id K --logs DIR --max-errors M --ready F --start F [--turns W]")
 		os.Exit(2)
 	}
-	os.Exit(serve(os.Args[2], os.Args[3]))
 }

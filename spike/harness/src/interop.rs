@@ -96,12 +96,6 @@ impl Runtime {
     pub fn unavailable(self) -> Option<String> {
         self.command().err()
     }
-
-    /// Whether its peers have a `stress-worker` mode, to race Rust writers in `stress`: only the
-    /// Python ones; the JVM peers run the suite's bodies.
-    pub fn races_in_stress(self) -> bool {
-        self == Runtime::Python
-    }
 }
 
 /// The java that runs the JVM peers: `$BARRIER_PEER_JAVA` (scripts/test exports what

@@ -11,7 +11,7 @@
 //! say it stalls (`iceberg-file-key`: a dead attempt's data file claims its epoch for ever when
 //! the replay's bytes differ) is held to the stall, then run again with `--same-batches`, where
 //! it must not stall. Then the mixed races: Rust writers and peer writers (`barrier_harness::peer`, Python
-//! processes) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog rest --peer ...`
+//! processes of any runtime) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog rest --peer ...`
 //! by hand).
 
 use std::process::Command;
@@ -144,6 +144,30 @@ fn mixed_race_of_guarded_writers_loses_nothing() {
     }
 }
 
+/// Rust, Python, Java and Go writers on one table, each guarded its own library's way:
+/// `iceberg-validator` (patch 3), `pyiceberg-owned-loop` (pyiceberg's first-attempt `main`
+/// assertion), `java-iceberg-validator` (`validateWith`), `go-iceberg-assert-ref`
+/// (`AssertRefSnapshotID`). Every epoch once and every answer consistent with the table.
+#[test]
+fn mixed_race_across_four_implementations_loses_nothing() {
+    let args = [
+        "--writers",
+        "2",
+        "--arm",
+        "iceberg-validator",
+        "--peer",
+        "pyiceberg-owned-loop",
+        "--peer",
+        "java-iceberg-validator",
+        "--peer",
+        "go-iceberg-assert-ref",
+    ];
+    let Some(audits) = mixed(&args) else { return };
+    for audit in &audits {
+        assert_eq!(audit["claims_exactly_once"], true, "every writer is guarded");
+    }
+}
+
 /// The same race with one `pyiceberg-naive` writer among them: the guarantee holds only if
 /// every writer of the app is guarded. The naive peer's stale appends are rebased by pyiceberg's
 /// retry and commit epochs the others already committed: duplicates, asserted (how often the
@@ -165,9 +189,12 @@ fn mixed_race_with_a_naive_peer_duplicates() {
 /// first (`stress --turns`: without them, on a loaded machine, the release-build Delta peer took
 /// all 40 epochs from three debug-build `delta` writers). Both sides must have won epochs, and a
 /// Rust writer and a peer must have been attempting the same epoch at the same moment: a race one
-/// implementation ran alone would mix nothing. `None` (SKIPPED printed) without the peers' Python.
+/// implementation ran alone would mix nothing. `None` (SKIPPED printed) where what runs a peer
+/// is missing.
 fn mixed(args: &[&str]) -> Option<Vec<serde_json::Value>> {
-    if let Err(why) = barrier_harness::interop::python() {
+    let peers = args.windows(2).filter(|pair| pair[0] == "--peer").map(|pair| pair[1]);
+    let runtimes = peers.map(|name| Arm::all().find(|arm| arm.name() == name).expect("a peer").peer());
+    if let Some(why) = runtimes.flatten().find_map(|spec| spec.runtime.unavailable()) {
         println!("SKIPPED mixed race {args:?}: {why}");
         return None;
     }

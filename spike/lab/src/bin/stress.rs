@@ -82,7 +82,8 @@ struct RunArgs {
     #[arg(long = "arm", value_name = "NAME", value_parser = parse_arm)]
     arms: Vec<Arm>,
     /// A writer of another implementation in every arm's race (repeatable, one process each):
-    /// pyiceberg-naive, pyiceberg-owned-loop on Iceberg arms; deltalake-python on delta.
+    /// pyiceberg-naive, pyiceberg-owned-loop, java-iceberg-validator, java-iceberg-naive,
+    /// go-iceberg-assert-ref, go-iceberg-naive on Iceberg arms; deltalake-python on delta.
     #[arg(long = "peer", value_name = "NAME", value_parser = parse_peer)]
     peers: Vec<Arm>,
     /// With peers: the two sides take turns at trying epochs first, every third epoch a free

@@ -1,8 +1,9 @@
 //! Peer writer processes in a stress run (`stress --peer NAME`, repeatable): a mixed race of
 //! Rust writers of one arm and writers of other implementations on one table, one app.
 //!
-//! Each peer writer is `interop/peer.py stress-worker` ([`barrier_harness::peer`]): the loop of
-//! [`super::worker`] in Python (from the table's committed epoch, replayed, each epoch until told
+//! Each peer writer is its runtime's `stress-worker` mode ([`barrier_harness::peer`],
+//! `docs/peer-protocol.md`): the loop of [`super::worker`] in its language (from the table's
+//! committed epoch, replayed, each epoch until told
 //! committed or already committed, errors backing off), logging the same outcome history
 //! ([`super::history::Event`], the batch identity in every row's `payload`) into the same log
 //! directory under a writer id after the Rust writers', so that the audit and the outcome check
@@ -15,7 +16,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use barrier_harness::batch::BATCH_ROWS;
-use barrier_harness::interop::{SCRIPT, python};
 use barrier_harness::location::TableLocation;
 use barrier_harness::{Arm, Error, Target};
 
@@ -24,7 +24,7 @@ use super::options::{StressOptions, app};
 use super::worker::MAX_CONSECUTIVE_ERRORS;
 
 /// Why `peers` cannot race on `target`'s table, if they cannot: a peer must write its format,
-/// on a catalog it can reach, with its Python installed.
+/// on a catalog it can reach, with what runs it installed.
 pub fn unfit(target: Target, peers: &[Arm]) -> Option<String> {
     for &peer in peers {
         let Some(spec) = peer.peer() else { return Some(format!("{peer} is not a peer")) };
@@ -34,11 +34,8 @@ pub fn unfit(target: Target, peers: &[Arm]) -> Option<String> {
         if let Some(catalog) = target.catalog().filter(|c| !spec.catalogs.contains(c)) {
             return Some(format!("{peer} does not run on {catalog}"));
         }
-        if !spec.runtime.races_in_stress() {
-            return Some(format!("{peer} has no stress-worker mode: it runs the suite's bodies only"));
-        }
     }
-    if peers.is_empty() { None } else { python().err() }
+    peers.iter().find_map(|peer| peer.peer().and_then(|spec| spec.runtime.unavailable()))
 }
 
 /// The command that starts peer writer `id` on the table at `location`, for a run in `dir`:
@@ -52,11 +49,14 @@ pub fn command(
     id: usize,
     dir: &Path,
 ) -> std::io::Result<Command> {
-    let python = python().map_err(std::io::Error::other)?;
+    let runtime =
+        peer.peer().map(|spec| spec.runtime).ok_or_else(|| std::io::Error::other(format!("{peer} is not a peer")))?;
+    let (program, args) = runtime.command().map_err(std::io::Error::other)?;
     let stderr = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(format!("peer-{id}.stderr")))?;
-    let mut command = Command::new(python);
+    let mut command = Command::new(program);
     command
-        .args([SCRIPT, "stress-worker", peer.name()])
+        .args(args)
+        .args(["stress-worker", peer.name()])
         .arg(serde_json::to_string(location).expect("a location serializes"))
         .args(["--app", app().as_str(), "--epochs", &options.epochs.to_string(), "--rows", &BATCH_ROWS.to_string()])
         .args(["--id", &id.to_string(), "--max-errors", &MAX_CONSECUTIVE_ERRORS.to_string(), "--logs"])

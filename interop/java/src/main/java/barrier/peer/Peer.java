@@ -119,7 +119,11 @@ public final class Peer {
       out.flush();
     }
 
+    /** Reports {@code event} and waits for the harness's go; a writer nobody holds (a stress worker) goes on. */
     void await(String event) {
+      if (out == null) {
+        return;
+      }
       ObjectNode message = JSON.createObjectNode();
       message.put("event", event);
       send(message);
@@ -475,11 +479,149 @@ public final class Peer {
     return 0;
   }
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 3 || !args[0].equals("serve")) {
-      System.err.println("usage: barrier.peer.Peer serve ARM LOCATION");
-      System.exit(2);
+  /**
+   * {@code stress-worker ARM LOCATION --app A --epochs N --rows R --id K --logs DIR --max-errors M
+   * --ready FILE --start FILE [--turns W]}: one writer process of a `stress` run, as
+   * interop/peer.py's (docs/peer-protocol.md): from the table's committed epoch (replayed) to N,
+   * each epoch until told committed or already committed, errors backing off, every attempt logged
+   * twice (its beginning, then its answer) into DIR/writer-K.jsonl.
+   */
+  static int stressWorker(String arm, String locationJson, Map<String, String> flags) throws Exception {
+    Peer peer = new Peer(arm, JSON.readTree(locationJson), new Harness(null, null));
+    String app = flags.get("--app");
+    long epochs = Long.parseLong(flags.get("--epochs"));
+    int rows = Integer.parseInt(flags.get("--rows"));
+    long writer = Long.parseLong(flags.get("--id"));
+    int maxErrors = Integer.parseInt(flags.get("--max-errors"));
+    Long turns = flags.containsKey("--turns") ? Long.parseLong(flags.get("--turns")) : null;
+    java.nio.file.Path logs = java.nio.file.Path.of(flags.get("--logs"));
+    java.nio.file.Files.write(java.nio.file.Path.of(flags.get("--ready")), new byte[0]);
+    while (!java.nio.file.Files.exists(java.nio.file.Path.of(flags.get("--start")))) {
+      Thread.sleep(10);
     }
-    System.exit(serve(args[1], args[2]));
+    try (PrintStream log =
+        new PrintStream(
+            new java.io.FileOutputStream(logs.resolve("writer-" + writer + ".jsonl").toFile(), true), true, StandardCharsets.UTF_8)) {
+      int[] errors = {0};
+      java.util.function.Consumer<PeerError> await =
+          e -> {
+            if (++errors[0] > maxErrors) {
+              System.err.println("peer: " + errors[0] + " errors in a row, last: " + e.kind + ": " + e.getMessage());
+              System.exit(1);
+            }
+            try {
+              Thread.sleep(20L * Math.min(errors[0], 10));
+            } catch (InterruptedException interrupted) {
+              throw new IllegalStateException(interrupted);
+            }
+          };
+      long epoch;
+      while (true) {
+        try {
+          Long committed = peer.committedEpoch(app);
+          epoch = committed == null || committed == 0 ? 1 : committed;
+          break;
+        } catch (PeerError e) {
+          await.accept(e);
+        }
+      }
+      for (int attempt = 1; epoch <= epochs; attempt++) {
+        while (turns != null && epoch % 3 == 2 && !rustTurnEnded(logs, turns, epoch)) {
+          Thread.sleep(10);
+        }
+        ObjectNode event = JSON.createObjectNode();
+        event.put("writer", writer);
+        event.put("app", app);
+        event.put("epoch", epoch);
+        event.put("batch", "w" + writer + "-p" + ProcessHandle.current().pid() + "-e" + epoch + "-a" + attempt);
+        event.put("at_ms", System.currentTimeMillis());
+        log.println(event);
+        peer.loads = 0;
+        peer.updates = 0;
+        PeerError failed = null;
+        try {
+          event.setAll(peer.commit(app, epoch, stressBatch(epoch, rows, event.get("batch").asText())));
+        } catch (PeerError e) {
+          failed = e;
+          event.put("told", "error");
+          event.put("kind", e.kind);
+        }
+        event.put("loads", peer.loads);
+        event.put("updates", peer.updates);
+        event.put("at_ms", System.currentTimeMillis());
+        log.println(event);
+        if (failed != null) {
+          await.accept(failed);
+        } else {
+          epoch++;
+          errors[0] = 0;
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** The rows every stress writer offers: ids epoch*1000.., each carrying the batch's identity. */
+  static byte[] stressBatch(long epoch, int rows, String identity) throws IOException {
+    try (BufferAllocator allocator = new RootAllocator();
+        org.apache.arrow.vector.BigIntVector ids = new org.apache.arrow.vector.BigIntVector(
+            new Field("id", new org.apache.arrow.vector.types.pojo.FieldType(false, new ArrowType.Int(64, true), null), null), allocator);
+        org.apache.arrow.vector.VarCharVector payload = new org.apache.arrow.vector.VarCharVector("payload", allocator)) {
+      ids.allocateNew(rows);
+      payload.allocateNew(rows);
+      for (int i = 0; i < rows; i++) {
+        ids.set(i, epoch * 1000 + i);
+        payload.setSafe(i, identity.getBytes(StandardCharsets.UTF_8));
+      }
+      ids.setValueCount(rows);
+      payload.setValueCount(rows);
+      try (VectorSchemaRoot root = new VectorSchemaRoot(List.of(ids, payload))) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (org.apache.arrow.vector.ipc.ArrowStreamWriter writer = new org.apache.arrow.vector.ipc.ArrowStreamWriter(root, null, out)) {
+          writer.start();
+          writer.writeBatch();
+          writer.end();
+        }
+        return out.toByteArray();
+      }
+    }
+  }
+
+  /** Whether one of the run's Rust writers logged an answer at {@code epoch} or later (spike/lab/src/stress/turns.rs). */
+  static boolean rustTurnEnded(java.nio.file.Path logs, long writers, long epoch) {
+    for (long rust = 0; rust < writers; rust++) {
+      List<String> lines;
+      try {
+        lines = java.nio.file.Files.readAllLines(logs.resolve("writer-" + rust + ".jsonl"));
+      } catch (IOException missing) {
+        continue;
+      }
+      for (String line : lines) {
+        try {
+          JsonNode event = JSON.readTree(line);
+          if (event.has("told") && event.path("epoch").asLong() >= epoch) {
+            return true;
+          }
+        } catch (IOException cut) {
+          // a line cut by a kill
+        }
+      }
+    }
+    return false;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 3 && args[0].equals("serve")) {
+      System.exit(serve(args[1], args[2]));
+    }
+    if (args.length >= 3 && args[0].equals("stress-worker") && args.length % 2 == 1) {
+      Map<String, String> flags = new java.util.HashMap<>();
+      for (int i = 3; i + 1 < args.length; i += 2) {
+        flags.put(args[i], args[i + 1]);
+      }
+      System.exit(stressWorker(args[1], args[2], flags));
+    }
+    System.err.println("usage: barrier.peer.Peer serve ARM LOCATION | stress-worker ARM LOCATION --app A ...");
+    System.exit(2);
   }
 }
