@@ -10,9 +10,9 @@
 //! each fault type, so that none can rot; the soak is `stress --attempts`. An arm whose hazards
 //! say it stalls (`iceberg-file-key`: a dead attempt's data file claims its epoch for ever when
 //! the replay's bytes differ) is held to the stall, then run again with `--same-batches`, where
-//! it must not stall. Then the mixed races: Rust writers and peer writers (`barrier_harness::peer`, Python
-//! processes of any runtime) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog rest --peer ...`
-//! by hand).
+//! it must not stall. Then the mixed races: Rust writers and peer writers (`barrier_harness::peer`:
+//! Python, JVM and Go processes) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog
+//! rest --peer ...` by hand).
 
 use std::process::Command;
 
