@@ -28,6 +28,8 @@ pub struct Counted {
     /// really took part.
     pub peer_attempts: usize,
     pub peer_committed: usize,
+    /// The peers' answers `Committed`, by peer: which implementations really won epochs.
+    pub peer_committed_by: Tally<String>,
     /// Epochs a Rust writer and a peer were attempting at the same moment (two answered
     /// attempts whose spans overlap): how often the two implementations really contended.
     pub mixed_epochs: usize,
@@ -165,10 +167,11 @@ impl Audit {
             String::new()
         } else {
             format!(
-                "with peers {} ({} attempts, {} committed, {} epochs contended with a Rust writer{}): ",
+                "with peers {} ({} attempts, {} committed{}, {} epochs contended with a Rust writer{}): ",
                 self.peers.join(", "),
                 c.peer_attempts,
                 c.peer_committed,
+                c.peer_committed_by.0.iter().map(|(peer, n)| format!(", {n} by {peer}")).collect::<String>(),
                 c.mixed_epochs,
                 if self.turns { ", taking turns" } else { "" },
             )
@@ -242,6 +245,11 @@ pub(super) async fn read(
     let claims = target.arm().claims_exactly_once() && options.peers.iter().all(|p| p.claims_exactly_once());
     let outcomes = check(&attempts, &table, claims);
     let of_peers: Vec<_> = attempts.iter().filter(|a| a.writer >= options.writers).collect();
+    let committed: Vec<_> = of_peers.iter().filter(|a| matches!(a.answer, Some((_, Told::Committed)))).collect();
+    let mut peer_committed_by = Tally::default();
+    for attempt in &committed {
+        peer_committed_by.count(options.peers[attempt.writer - options.writers].name().to_string());
+    }
     let mut per_epoch: BTreeMap<u64, usize> = BTreeMap::new();
     for (epoch, _) in &table {
         *per_epoch.entry(*epoch).or_default() += 1;
@@ -251,7 +259,8 @@ pub(super) async fn read(
         rounds: 1,
         attempts: attempts.len(),
         peer_attempts: of_peers.len(),
-        peer_committed: of_peers.iter().filter(|a| matches!(a.answer, Some((_, Told::Committed)))).count(),
+        peer_committed: committed.len(),
+        peer_committed_by,
         mixed_epochs: turns::contended_epochs(&attempts, options.writers),
         lost_swaps: updates.saturating_sub(outcomes.committed as u64),
         unreached_failpoints: Union(target.failpoints().iter().copied().filter(|p| crashes_at.get(p) == 0).collect()),
