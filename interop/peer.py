@@ -25,15 +25,17 @@ Two modes:
         right before each call of the catalog's `commit_table` (pyiceberg only).
 
     peer.py stress-worker ARM LOCATION --app APP --epochs N --rows R --id K --logs DIR
-                          --max-errors M --ready FILE --start FILE [--turns W]
+                          --max-errors M --ready FILE --start FILE [--turns W --peers P]
         One writer process of a `stress` run (spike/lab/src/stress/peers.rs): creates the ready file
         once its library is imported and its catalog open, waits for the start file (the
         parent's signal that the Rust writers were started too), then from the table's committed
         epoch (replayed) to N, each epoch until told committed or already committed, errors backing
         off and retrying; logs the same events as spike/lab/src/stress/worker.rs into
-        DIR/writer-K.jsonl. With --turns W (the run's W Rust writers are DIR/writer-0..W-1), it
-        tries an epoch that is the Rust writers' turn (epoch % 3 == 2) only once one of them has
-        logged an answer at that epoch or a later one: spike/lab/src/stress/turns.rs, the other half.
+        DIR/writer-K.jsonl. With --turns W --peers P (the run's W Rust writers are DIR/writer-0..W-1,
+        its P peers DIR/writer-W..W+P-1), it tries an epoch that is the Rust writers' turn
+        (epoch % 3 == 2) only once one of them has logged an answer at that epoch or a later one,
+        and an epoch that is the peers' turn (epoch % 3 == 0) only once that epoch's leading peer,
+        W + (epoch / 3) % P, has, unless it leads: spike/lab/src/stress/turns.rs, the other half.
 
 The error kinds are those of the Rust `SinkError` (`TableNotFound`, `SchemaMismatch`,
 `CatalogUnavailable`, `OutcomeUnknown`, `Conflict`, `Iceberg`, `Delta`, ...).
@@ -362,9 +364,9 @@ def serve(arm, location_json):
 # stress-worker: one writer process of a mixed race
 
 
-def rust_turn_ended(logs, writers, epoch):
-    """Whether a Rust writer logged an answer at `epoch` or later (spike/lab/src/stress/turns.rs)."""
-    for rust in range(writers):
+def turn_ended(logs, writers, epoch):
+    """Whether one of the `writers` (ids) logged an answer at `epoch` or later (spike/lab/src/stress/turns.rs)."""
+    for rust in writers:
         try:
             with open(os.path.join(logs, f"writer-{rust}.jsonl")) as f:
                 lines = f.read().splitlines()
@@ -380,7 +382,20 @@ def rust_turn_ended(logs, writers, epoch):
     return False
 
 
-def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready, start, turns):
+def waits_for(turns, peers, writer, epoch):
+    """The writers whose answer at `epoch` this one waits for, if any: the Rust writers on their turn,
+    the epoch's leading peer on the peers' turn (spike/lab/src/stress/turns.rs)."""
+    if turns is None:
+        return None
+    if epoch % 3 == 2:
+        return range(turns)
+    leader = turns + (epoch // 3) % peers
+    if epoch % 3 == 0 and writer != leader:
+        return [leader]
+    return None
+
+
+def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_errors, ready, start, turns, peers):
     peer = open_peer(arm, location_json)
     open(ready, "w").close()
     while not os.path.exists(start):
@@ -404,7 +419,8 @@ def stress_worker(arm, location_json, app, epochs, rows, writer, logs, max_error
     epoch = committed or 1
     attempt = 0
     while epoch <= epochs:
-        while turns is not None and epoch % 3 == 2 and not rust_turn_ended(logs, turns, epoch):
+        first = waits_for(turns, peers, writer, epoch)
+        while first is not None and not turn_ended(logs, first, epoch):
             time.sleep(0.01)
         attempt += 1
         event = {"writer": writer, "app": app, "epoch": epoch,
@@ -442,7 +458,8 @@ def main(argv):
         flags = dict(zip(argv[4::2], argv[5::2]))
         return stress_worker(arm, location, flags["--app"], int(flags["--epochs"]), int(flags["--rows"]),
                              int(flags["--id"]), flags["--logs"], int(flags["--max-errors"]), flags["--ready"],
-                             flags["--start"], int(flags["--turns"]) if "--turns" in flags else None)
+                             flags["--start"], int(flags["--turns"]) if "--turns" in flags else None,
+                             int(flags.get("--peers", 1)))
     raise SystemExit(f"usage: peer.py serve|stress-worker ARM LOCATION ...: unknown mode {mode}")
 
 

@@ -435,9 +435,9 @@ func stressWorker(arm, locationJSON string, flags map[string]string) int {
 		return n
 	}
 	app, epochs, rows, writer, maxErrors := flags["--app"], number("--epochs"), number("--rows"), number("--id"), number("--max-errors")
-	turns := int64(-1)
+	turns, peers := int64(-1), int64(1)
 	if _, ok := flags["--turns"]; ok {
-		turns = number("--turns")
+		turns, peers = number("--turns"), number("--peers")
 	}
 	if err := os.WriteFile(flags["--ready"], nil, 0o644); err != nil {
 		panic(err)
@@ -479,7 +479,7 @@ func stressWorker(arm, locationJSON string, flags map[string]string) int {
 		wait(perr)
 	}
 	for attempt := 1; epoch <= epochs; attempt++ {
-		for turns >= 0 && epoch%3 == 2 && !rustTurnEnded(logs, turns, epoch) {
+		for first := waitsFor(turns, peers, writer, epoch); first != nil && !turnEnded(logs, first, epoch); {
 			time.Sleep(10 * time.Millisecond)
 		}
 		event := map[string]any{"writer": writer, "app": app, "epoch": epoch,
@@ -544,10 +544,28 @@ func stressBatch(epoch, rows int64, identity string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// rustTurnEnded is whether one of the run's `writers` Rust writers logged an answer at `epoch` or
-// later (spike/lab/src/stress/turns.rs).
-func rustTurnEnded(logs string, writers, epoch int64) bool {
-	for rust := int64(0); rust < writers; rust++ {
+// waitsFor is the writers whose answer at `epoch` this one waits for, if any: the Rust writers on
+// their turn, the epoch's leading peer on the peers' turn (spike/lab/src/stress/turns.rs).
+func waitsFor(turns, peers, writer, epoch int64) []int64 {
+	if turns < 0 {
+		return nil
+	}
+	if epoch%3 == 2 {
+		rust := make([]int64, turns)
+		for i := range rust {
+			rust[i] = int64(i)
+		}
+		return rust
+	}
+	if leader := turns + (epoch/3)%peers; epoch%3 == 0 && writer != leader {
+		return []int64{leader}
+	}
+	return nil
+}
+
+// turnEnded is whether one of `writers` logged an answer at `epoch` or later.
+func turnEnded(logs string, writers []int64, epoch int64) bool {
+	for _, rust := range writers {
 		data, err := os.ReadFile(fmt.Sprintf("%s/writer-%d.jsonl", logs, rust))
 		if err != nil {
 			continue

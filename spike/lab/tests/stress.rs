@@ -147,7 +147,8 @@ fn mixed_race_of_guarded_writers_loses_nothing() {
 /// Rust, Python, Java and Go writers on one table, each guarded its own library's way:
 /// `iceberg-validator` (patch 3), `pyiceberg-owned-loop` (pyiceberg's first-attempt `main`
 /// assertion), `java-iceberg-validator` (`validateWith`), `go-iceberg-assert-ref`
-/// (`AssertRefSnapshotID`). Every epoch once and every answer consistent with the table.
+/// (`AssertRefSnapshotID`). Every epoch once and every answer consistent with the table, and
+/// every implementation won epochs (the peers take turns among themselves on theirs).
 #[test]
 fn mixed_race_across_four_implementations_loses_nothing() {
     let args = [
@@ -165,6 +166,10 @@ fn mixed_race_across_four_implementations_loses_nothing() {
     let Some(audits) = mixed(&args) else { return };
     for audit in &audits {
         assert_eq!(audit["claims_exactly_once"], true, "every writer is guarded");
+        for peer in ["pyiceberg-owned-loop", "java-iceberg-validator", "go-iceberg-assert-ref"] {
+            let won = audit["peer_committed_by"][peer].as_u64().unwrap_or(0);
+            assert!(won > 0, "{peer} won no epoch: its implementation did not really race");
+        }
     }
 }
 

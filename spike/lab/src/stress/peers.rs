@@ -68,7 +68,7 @@ pub fn command(
         .stdout(Stdio::null())
         .stderr(stderr);
     if options.turns {
-        command.args(["--turns", &options.writers.to_string()]);
+        command.args(["--turns", &options.writers.to_string(), "--peers", &options.peers.len().to_string()]);
     }
     Ok(command)
 }

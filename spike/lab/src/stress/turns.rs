@@ -9,7 +9,10 @@
 //! ended (answered, whatever the answer; a writer killed mid-attempt does not end it, its restart
 //! does). Epochs ≡ 1 are free races, where the two implementations contend on the same epoch.
 //! The wait is a barrier, not a priority: if the first side's attempt fails, both sides race.
-//! `interop/peer.py` (`stress-worker --turns`) is the peers' half of the same rule.
+//! On the peers' epochs the peers take turns too, so that one fast implementation cannot take
+//! every peer epoch: epoch `e` is led by peer `W + (e / 3) % P` (W Rust writers, P peers), whose
+//! answer the other peers wait for. The peers' `stress-worker --turns W --peers P`
+//! (`docs/peer-protocol.md`) is their half of the rule.
 
 use std::path::Path;
 use std::time::Duration;

@@ -494,6 +494,7 @@ public final class Peer {
     long writer = Long.parseLong(flags.get("--id"));
     int maxErrors = Integer.parseInt(flags.get("--max-errors"));
     Long turns = flags.containsKey("--turns") ? Long.parseLong(flags.get("--turns")) : null;
+    long peers = Long.parseLong(flags.getOrDefault("--peers", "1"));
     java.nio.file.Path logs = java.nio.file.Path.of(flags.get("--logs"));
     java.nio.file.Files.write(java.nio.file.Path.of(flags.get("--ready")), new byte[0]);
     while (!java.nio.file.Files.exists(java.nio.file.Path.of(flags.get("--start")))) {
@@ -526,7 +527,8 @@ public final class Peer {
         }
       }
       for (int attempt = 1; epoch <= epochs; attempt++) {
-        while (turns != null && epoch % 3 == 2 && !rustTurnEnded(logs, turns, epoch)) {
+        List<Long> first = waitsFor(turns, peers, writer, epoch);
+        while (first != null && !turnEnded(logs, first, epoch)) {
           Thread.sleep(10);
         }
         ObjectNode event = JSON.createObjectNode();
@@ -587,9 +589,24 @@ public final class Peer {
     }
   }
 
-  /** Whether one of the run's Rust writers logged an answer at {@code epoch} or later (spike/lab/src/stress/turns.rs). */
-  static boolean rustTurnEnded(java.nio.file.Path logs, long writers, long epoch) {
-    for (long rust = 0; rust < writers; rust++) {
+  /**
+   * The writers whose answer at {@code epoch} this one waits for, if any: the Rust writers on their
+   * turn, the epoch's leading peer on the peers' turn (spike/lab/src/stress/turns.rs).
+   */
+  static List<Long> waitsFor(Long turns, long peers, long writer, long epoch) {
+    if (turns == null) {
+      return null;
+    }
+    if (epoch % 3 == 2) {
+      return java.util.stream.LongStream.range(0, turns).boxed().toList();
+    }
+    long leader = turns + (epoch / 3) % peers;
+    return epoch % 3 == 0 && writer != leader ? List.of(leader) : null;
+  }
+
+  /** Whether one of {@code writers} logged an answer at {@code epoch} or later. */
+  static boolean turnEnded(java.nio.file.Path logs, List<Long> writers, long epoch) {
+    for (long rust : writers) {
       List<String> lines;
       try {
         lines = java.nio.file.Files.readAllLines(logs.resolve("writer-" + rust + ".jsonl"));
