@@ -153,6 +153,12 @@ public final class Peer {
       default -> throw new PeerError("Corrupt", "unknown peer " + arm);
     }
     this.harness = harness;
+    this.catalog = catalog(location);
+    this.identifier = identifier(location);
+  }
+
+  /** The JDBC catalog the fixture's table is in: iceberg-catalog-sql's tables, on SQLite or PostgreSQL. */
+  static JdbcCatalog catalog(JsonNode location) throws PeerError {
     String kind = location.path("catalog").asText();
     String uri =
         switch (kind) {
@@ -162,7 +168,7 @@ public final class Peer {
               throw new PeerError(
                   "CatalogUnavailable", "Iceberg Java's JDBC catalog here reaches sqlite and postgres, not " + kind);
         };
-    this.catalog = new JdbcCatalog();
+    JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
     catalog.initialize(
         location.path("catalog_name").asText(),
@@ -171,8 +177,11 @@ public final class Peer {
             CatalogProperties.WAREHOUSE_LOCATION, location.path("warehouse").asText(),
             // iceberg-catalog-sql's tables have the V1 schema's `iceberg_type` column.
             "jdbc.schema-version", "V1"));
-    this.identifier =
-        TableIdentifier.of(Namespace.of(location.path("namespace").asText()), location.path("table").asText());
+    return catalog;
+  }
+
+  static TableIdentifier identifier(JsonNode location) {
+    return TableIdentifier.of(Namespace.of(location.path("namespace").asText()), location.path("table").asText());
   }
 
   /** {@code postgres://USER@HOST:PORT/DB}, the URL the Rust catalog connects with, as JDBC spells it. */

@@ -9,17 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /**
  * Iceberg Java as an independent reader of every Iceberg table a {@code verdict --keep DIR} run
@@ -33,7 +29,7 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * <p>usage: {@code barrier.peer.ReadTables DIR/manifest.json}; exits 1 on any mismatch.
  */
 public final class ReadTables {
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, Peer.PeerError {
     JsonNode manifest = Peer.JSON.readTree(new File(args[0]));
     int failures = 0;
     Map<String, Integer> seen = new TreeMap<>();
@@ -87,20 +83,12 @@ public final class ReadTables {
     System.exit(failures == 0 ? 0 : 1);
   }
 
-  static Table open(JsonNode location) {
+  static Table open(JsonNode location) throws Peer.PeerError {
     if (location.path("catalog").asText().equals("memory")) {
       HadoopFileIO io = new HadoopFileIO(new org.apache.hadoop.conf.Configuration());
       return new BaseTable(new StaticTableOperations(location.path("metadata_file").asText(), io), location.path("table").asText());
     }
-    JdbcCatalog catalog = new JdbcCatalog();
-    catalog.setConf(new org.apache.hadoop.conf.Configuration());
-    catalog.initialize(
-        location.path("catalog_name").asText(),
-        Map.of(
-            CatalogProperties.URI, "jdbc:sqlite:" + location.path("sqlite_file").asText(),
-            CatalogProperties.WAREHOUSE_LOCATION, location.path("warehouse").asText(),
-            "jdbc.schema-version", "V1"));
-    return catalog.loadTable(TableIdentifier.of(Namespace.of(location.path("namespace").asText()), location.path("table").asText()));
+    return Peer.catalog(location).loadTable(Peer.identifier(location));
   }
 
   /** {@code app:epoch} of every snapshot on main's ancestry, oldest first. */
