@@ -50,9 +50,8 @@ fn program(var: &str, otherwise: Otherwise) -> Result<PathBuf, String> {
 /// The JVM peers' Maven project: the one place Iceberg Java's version is written.
 pub const JAVA_POM: &str = include_str!("../../../interop/java/pom.xml");
 
-/// Where `scripts/java-peer` builds the JVM peers: `classes/`, and `classpath` (their
-/// dependencies, as Maven resolved them).
-const JAVA_BUILD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/java-peer");
+/// The classpath `scripts/java-peer` writes for the JVM peers: their classes and dependencies.
+const JAVA_CLASSPATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/java-peer/classpath");
 
 /// The Go peers' module: the one place iceberg-go's version is written.
 pub const GO_MOD: &str = include_str!("../../../interop/go/go.mod");
@@ -76,16 +75,12 @@ impl Runtime {
             Runtime::Python => Ok((python()?, vec![SCRIPT.to_string()])),
             Runtime::Jvm => {
                 let java = java()?;
-                let build = PathBuf::from(JAVA_BUILD);
-                let classpath = std::fs::read_to_string(build.join("classpath")).map_err(|e| {
-                    format!(
-                        "no JVM peers: {}/classpath: {e} (scripts/java-peer builds them; scripts/test does)",
-                        build.display()
-                    )
+                let classpath = std::fs::read_to_string(JAVA_CLASSPATH).map_err(|e| {
+                    format!("no JVM peers: {JAVA_CLASSPATH}: {e} (scripts/java-peer builds them; scripts/test does)")
                 })?;
-                let classpath = format!("{}:{}", build.join("classes").display(), classpath.trim());
+                let classpath = classpath.trim();
                 // Arrow's memory needs java.nio opened to it on Java 17.
-                let args = ["--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", &classpath, "barrier.peer.Peer"];
+                let args = ["--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", classpath, "barrier.peer.Peer"];
                 Ok((java, args.map(String::from).to_vec()))
             }
             Runtime::Go => Ok((go_peer()?, vec![])),
