@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
             if target.catalog().is_none() && history > DELTA_MAX_HISTORY {
                 continue;
             }
-            let id = format!("{}/{}/{history}", target.arm().name(), target.catalog_name());
+            let id = format!("{}/{}/{history}", target.name(), target.catalog_name());
             let seeded = rt.block_on(Seeded::new(target, history));
             let mut commits = 0;
             group.bench_function(&id, |b| {

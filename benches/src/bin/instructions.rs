@@ -225,7 +225,7 @@ impl Options {
 }
 
 fn id(target: Target, history: u64) -> String {
-    format!("commit/{}/{}/{history}", target.arm().name(), target.catalog_name())
+    format!("commit/{}/{}/{history}", target.name(), target.catalog_name())
 }
 
 /// One child run: which target, and whether under callgrind or strace.
@@ -311,11 +311,11 @@ fn drive(cli: &Cli) -> Result<(), String> {
     }
     for ((target, _), count) in options.targets.iter().zip(&counts) {
         // The production sinks' arms look their epoch up their own way, not with `LOOKUP`.
-        let own_lookup = match target.arm() {
-            Arm::Iceberg(arm) => arm.spec().sink().is_some_and(|strategy| strategy.records_watermark()),
-            Arm::Delta(_) => false,
+        let own_lookup = match target {
+            Target::Iceberg(arm, _) => arm.spec().sink().records_watermark(),
+            _ => false,
         };
-        let checks = own_lookup && target.arm() != Arm::Iceberg(IcebergArm::Unguarded);
+        let checks = own_lookup && target.arm() != Some(Arm::Iceberg(IcebergArm::Unguarded));
         if checks != (count.lookups > 0) {
             return Err(format!("{}: {} calls to {LOOKUP} in the profile", count.id, count.lookups));
         }
@@ -337,7 +337,7 @@ fn run_child(exe: &Path, target: Target, history: u64, head: Head, run: Run) -> 
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let child_args = [
         "--child".to_string(),
-        target.arm().label(),
+        target.label(),
         target.catalog_name().to_string(),
         history.to_string(),
         "--head-manifests".to_string(),

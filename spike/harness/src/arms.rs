@@ -1,5 +1,6 @@
-//! The arms: every way of making the commit conditional this project measures, the floors that
-//! make none, and the peers measured beside them. One registry entry each, per format
+//! The arms: every way of making the commit conditional this project measures, and the floors that
+//! make none, each this project's own sink (the peers, other implementations measured beside them,
+//! are [`crate::peer`]'s). One registry entry each, per format
 //! ([`DeltaArm`], [`IcebergArm`]); [`Arm`] is either.
 //!
 //! Adding an arm is its module in its format's crate (an Iceberg arm: a `CommitStrategy`) and its
@@ -12,8 +13,6 @@ pub use barrier_iceberg::Build;
 use barrier_iceberg::{Strategy, patched, stock, stock_011};
 use barrier_sink::Footprint;
 
-use crate::catalogs::CatalogKind;
-use crate::interop::Runtime;
 use crate::registry::registry;
 use crate::scenario::Scenario;
 
@@ -24,9 +23,6 @@ pub enum Kind<S> {
     Suite { sink: S, column: Option<&'static str> },
     /// A benchmark floor: this project's sink with no check. Claims nothing; not in the suite.
     Floor { sink: S },
-    /// Another implementation, in a process of its own (Python or the JVM: `docs/peer-protocol.md`), on a table
-    /// the Rust fixtures create: measured beside the arms, not in `verdict` or the kill list.
-    Peer(PeerSpec),
 }
 
 /// What the registry says of an arm.
@@ -43,7 +39,7 @@ pub struct ArmSpec<S> {
 
 /// The failures of an arm that claims exactly-once which this project measured and asserts,
 /// rather than hides: a test holds the arm to each of them, and to its claim everywhere else.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct Hazards {
     /// The scenarios whose body it fails, and why: the suite asserts the failure there (a body
     /// that passes instead fails its test).
@@ -59,24 +55,12 @@ impl Hazards {
 }
 
 impl<S> ArmSpec<S> {
-    /// This project's sink for the arm; `None` for a peer, whose writers are its processes.
-    pub fn sink(&self) -> Option<&S> {
+    /// This project's sink for the arm.
+    pub fn sink(&self) -> &S {
         match &self.kind {
-            Kind::Suite { sink, .. } | Kind::Floor { sink } => Some(sink),
-            Kind::Peer(_) => None,
+            Kind::Suite { sink, .. } | Kind::Floor { sink } => sink,
         }
     }
-}
-
-/// A peer: which library it commits with, what runs it, where it can run, and what it cannot run.
-pub struct PeerSpec {
-    pub library: &'static str,
-    pub runtime: Runtime,
-    /// The catalogs another process's library can reach a table on (`memory` is one process's;
-    /// PostgreSQL would need a driver the venv does not install). Empty for Delta.
-    pub catalogs: &'static [CatalogKind],
-    /// The scenarios it cannot run, and why. Every other one runs as on the Rust arms.
-    pub not_applicable: &'static [(Scenario, &'static str)],
 }
 
 /// This project's Delta sinks.
@@ -87,46 +71,6 @@ pub enum DeltaSink {
     /// The same append with no `txn` and no check.
     Plain,
 }
-
-const PEER_FAILPOINTS: (Scenario, &str) = (
-    Scenario::AbortedCommitLosesNothing,
-    "its failpoints are in the Rust write path; a peer dies by SIGKILL in the mixed race instead",
-);
-const PEER_OUTAGES: (Scenario, &str) = (
-    Scenario::CatalogUnavailable,
-    "its outages are made on a Rust writer's own catalog connection (a lock it takes, the fault proxy, its credentials)",
-);
-const PEER_PROXY: (Scenario, &str) =
-    (Scenario::LostResponse, "the fault proxy sits in front of the Rust writers' REST client only");
-
-const PYICEBERG: PeerSpec = PeerSpec {
-    library: "pyiceberg",
-    runtime: Runtime::Python,
-    catalogs: &[CatalogKind::Sqlite, CatalogKind::Rest],
-    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
-};
-
-/// Why `go-iceberg-naive` does not commit twice when held: what iceberg-go's SQL catalog does
-/// with a stale append.
-const GO_SQL_NO_RETRY: &str = "iceberg-go 0.7.0's SQL catalog refuses the stale append's own `main` requirement, checked before its conditional UPDATE, with an error that is not ErrCommitFailed, so the library's retry (which would replay the append onto the winner) never runs and the writer, looking, is told the epoch; it duplicates only when the UPDATE itself loses the race (ErrCommitFailed, then replayed), as in `contention_probe`'s free races";
-
-/// iceberg-go's SQL catalog on the SQLite file and the PostgreSQL server (its REST client and S3
-/// IO are not wired here yet).
-const ICEBERG_GO: PeerSpec = PeerSpec {
-    library: "iceberg-go",
-    runtime: Runtime::Go,
-    catalogs: &[CatalogKind::Sqlite, CatalogKind::Postgres],
-    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
-};
-
-/// Iceberg Java's JDBC catalog on the SQLite file and the PostgreSQL server (its REST client
-/// would need S3FileIO and the AWS SDK, not installed yet).
-const ICEBERG_JAVA: PeerSpec = PeerSpec {
-    library: "iceberg-java",
-    runtime: Runtime::Jvm,
-    catalogs: &[CatalogKind::Sqlite, CatalogKind::Postgres],
-    not_applicable: &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY],
-};
 
 registry! {
     /// The arms on Delta, whose log on the file system is its own catalog.
@@ -139,23 +83,6 @@ registry! {
         },
         /// The benchmarks' floor for `delta`.
         DeltaPlain => ArmSpec { name: "delta-plain", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Floor { sink: DeltaSink::Plain } },
-        /// `write_deltalake` with a `txn` (`CommitProperties(app_transactions=...)`) on the table
-        /// the version was read from; on `CommitFailedError` it reloads and checks again.
-        DeltalakePython => ArmSpec {
-            name: "deltalake-python",
-            claims_exactly_once: true, hazards: Hazards::NONE,
-            kind: Kind::Peer(PeerSpec {
-                library: "deltalake",
-                runtime: Runtime::Python,
-                catalogs: &[],
-                not_applicable: &[
-                    PEER_OUTAGES,
-                    PEER_FAILPOINTS,
-                    PEER_PROXY,
-                    (Scenario::HeldAtSwap, "delta-rs attempts the log's next version inside its Rust commit, which no Python hook reaches"),
-                ],
-            }),
-        },
     }
 }
 
@@ -318,40 +245,13 @@ registry! {
         /// The benchmarks' floor: a stock fast append, no check, holding its table.
         Unguarded =>
             ArmSpec { name: "iceberg-unguarded", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Floor { sink: Strategy::Stock(&stock::Unguarded { check_duplicate: true }) } },
-        /// pyiceberg: load, check, append with the library's retry as the table configures it.
-        PyicebergNaive => ArmSpec { name: "pyiceberg-naive", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Peer(PYICEBERG) },
-        /// pyiceberg: the library's retry off for its own commits; on `CommitFailedException` it
-        /// reloads, checks again and retries (the Python twin of `iceberg-requirement`).
-        PyicebergOwnedLoop =>
-            ArmSpec { name: "pyiceberg-owned-loop", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(PYICEBERG) },
-        /// Iceberg Java: load, check, then the append with `validateWith(SnapshotAncestryValidator)`
-        /// over the epoch, which the library runs on every base it applies the append to.
-        JavaIcebergValidator =>
-            ArmSpec { name: "java-iceberg-validator", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_JAVA) },
-        /// Iceberg Java: check once, then the append with the library's retry (Flink `IcebergSink`'s
-        /// shape).
-        JavaIcebergNaive =>
-            ArmSpec { name: "java-iceberg-naive", claims_exactly_once: false, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_JAVA) },
-        /// iceberg-go: load, check, then the append in a transaction that asserts `main` at the
-        /// loaded head (`Transaction.AssertRefSnapshotID`); on `ErrCommitFailed` it reloads, checks
-        /// again and retries (the Go twin of `iceberg-requirement`).
-        GoIcebergAssertRef =>
-            ArmSpec { name: "go-iceberg-assert-ref", claims_exactly_once: true, hazards: Hazards::NONE, kind: Kind::Peer(ICEBERG_GO) },
-        /// iceberg-go: check once, then the append with the library's retry, which replays it onto
-        /// the refreshed head.
-        GoIcebergNaive => ArmSpec {
-            name: "go-iceberg-naive",
-            claims_exactly_once: false,
-            hazards: Hazards { fails_in: &[(Scenario::HeldWindow, GO_SQL_NO_RETRY), (Scenario::HeldAtSwap, GO_SQL_NO_RETRY)], stalls: None },
-            kind: Kind::Peer(ICEBERG_GO),
-        },
     }
 }
 
 impl IcebergArm {
-    /// The build whose fixture creates and audits its table (stock for a peer, which links none).
+    /// The iceberg-rust build the arm links, which its fixture creates and audits its table with.
     pub fn build(self) -> Build {
-        self.spec().sink().map_or(Build::Stock, |strategy| strategy.build())
+        self.spec().sink().build()
     }
 }
 
@@ -407,13 +307,6 @@ impl Arm {
         }
     }
 
-    pub fn peer(self) -> Option<&'static PeerSpec> {
-        match self.view().kind {
-            View::Peer(peer) => Some(peer),
-            _ => None,
-        }
-    }
-
     /// The iceberg-rust this arm links; `None` for Delta.
     pub fn build(self) -> Option<Build> {
         match self {
@@ -462,7 +355,7 @@ impl Arm {
     }
 
     /// What the arm's own code adds to carry its check (kill condition 4), for an arm of the
-    /// suite; a floor carries no check, and a peer's code is not this project's.
+    /// suite; a floor carries no check.
     pub fn footprint(self) -> Option<Footprint> {
         match self {
             Arm::Delta(arm) => match arm.spec().kind {
@@ -496,7 +389,6 @@ struct ArmView {
 enum View {
     Suite { column: Option<&'static str> },
     Floor,
-    Peer(&'static PeerSpec),
 }
 
 impl ArmView {
@@ -504,7 +396,6 @@ impl ArmView {
         let kind = match &spec.kind {
             Kind::Suite { column, .. } => View::Suite { column: *column },
             Kind::Floor { .. } => View::Floor,
-            Kind::Peer(peer) => View::Peer(peer),
         };
         Self { name: spec.name, claims_exactly_once: spec.claims_exactly_once, hazards: spec.hazards, kind }
     }
@@ -519,33 +410,6 @@ impl fmt::Display for Arm {
 impl serde::Serialize for Arm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
-    }
-}
-
-impl PeerSpec {
-    /// The library's version, as `interop/requirements.txt` or `interop/java/pom.xml` pins it.
-    pub fn version(&self) -> &'static str {
-        match self.runtime {
-            Runtime::Python => crate::interop::REQUIREMENTS
-                .lines()
-                .filter(|line| line.starts_with(self.library))
-                .find_map(|line| line.split_once("==").map(|(_, version)| version.trim()))
-                .expect("interop/requirements.txt pins every peer's library"),
-            Runtime::Jvm => crate::interop::JAVA_POM
-                .split_once("<iceberg.version>")
-                .and_then(|(_, rest)| rest.split_once("</iceberg.version>"))
-                .map(|(version, _)| version.trim())
-                .expect("interop/java/pom.xml pins Iceberg Java"),
-            Runtime::Go => crate::interop::GO_MOD
-                .lines()
-                .find_map(|line| line.trim().strip_prefix("github.com/apache/iceberg-go v"))
-                .expect("interop/go/go.mod pins iceberg-go"),
-        }
-    }
-
-    /// Why the scenario cannot run on this peer, if it cannot.
-    pub fn not_applicable(&self, scenario: Scenario) -> Option<&'static str> {
-        self.not_applicable.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
     }
 }
 
@@ -611,35 +475,5 @@ mod tests {
                 "delta"
             ]
         );
-    }
-
-    fn peer(arm: Arm) -> &'static PeerSpec {
-        arm.peer().expect("a peer")
-    }
-
-    #[test]
-    fn every_peer_names_its_pinned_library() {
-        assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergNaive)).version(), "0.12.0");
-        assert_eq!(peer(Arm::Delta(DeltaArm::DeltalakePython)).version(), "1.6.6");
-        assert_eq!(peer(Arm::Iceberg(IcebergArm::JavaIcebergValidator)).version(), "1.12.0");
-        assert_eq!(peer(Arm::Iceberg(IcebergArm::GoIcebergAssertRef)).version(), "0.7.0");
-        for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
-            assert_eq!(Arm::labelled(arm.name()), Some(arm));
-        }
-    }
-
-    #[test]
-    fn scenarios_a_peer_cannot_run_are_named_with_the_reason() {
-        for arm in Arm::all().filter(|arm| arm.peer().is_some()) {
-            for scenario in [Scenario::CatalogUnavailable, Scenario::AbortedCommitLosesNothing, Scenario::LostResponse]
-            {
-                assert!(peer(arm).not_applicable(scenario).is_some(), "{arm} {scenario}");
-            }
-            for scenario in [Scenario::ReplayWritesNothing, Scenario::HeldWindow, Scenario::ContentionProbe] {
-                assert_eq!(peer(arm).not_applicable(scenario), None, "{arm} {scenario}");
-            }
-        }
-        assert!(peer(Arm::Delta(DeltaArm::DeltalakePython)).not_applicable(Scenario::HeldAtSwap).is_some());
-        assert_eq!(peer(Arm::Iceberg(IcebergArm::PyicebergOwnedLoop)).not_applicable(Scenario::HeldAtSwap), None);
     }
 }

@@ -1,6 +1,7 @@
 //! What the peers run in: Python (`interop/peer.py`, in the venv `scripts/interop-venv` builds
 //! from `interop/requirements.txt`), the JVM (`interop/java`, which `scripts/java-peer` builds)
-//! and Go (`interop/go`, which `scripts/go-peer` builds), each found the same way ([`program`]).
+//! and Go (`interop/go`, which `scripts/go-peer` builds), each found the same way ([`program`]);
+//! or a user's command.
 
 use std::path::PathBuf;
 
@@ -65,6 +66,9 @@ pub enum Runtime {
     Jvm,
     /// `interop/go`, which `scripts/go-peer` builds into `target/go-peer/peer`.
     Go,
+    /// A user's shell command (`verdict --peer NAME=COMMAND`), run by `sh -c` with the mode and
+    /// its arguments after it.
+    Command(&'static str),
 }
 
 impl Runtime {
@@ -84,6 +88,9 @@ impl Runtime {
                 Ok((java, args.map(String::from).to_vec()))
             }
             Runtime::Go => Ok((go_peer()?, vec![])),
+            Runtime::Command(command) => {
+                Ok((PathBuf::from("sh"), vec!["-c".into(), format!("{command} \"$@\""), "sh".into()]))
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 //! The shared harness: what the lab, the tests and the benchmarks run the arms with.
 //!
-//! The arms ([`arms`]), catalogs ([`catalogs`]) and scenarios ([`scenario`]) as types, each a
-//! registry of entries, with their names as the tests, `verdict` and FINDINGS.md spell them
-//! derived in one place; a [`Target`] (an arm on the table it writes); a [`Fixture`] (a fresh
+//! The arms ([`arms`]), peers ([`peer::Peer`]), catalogs ([`catalogs`]) and scenarios
+//! ([`scenario`]) as types, each a registry of entries, with their names as the tests, `verdict`
+//! and FINDINGS.md spell them derived in one place; a [`Target`] (an arm or a peer on the table
+//! it writes); a [`Fixture`] (a fresh
 //! table for a target, and everything done to it besides committing); the generic [`suite`]
 //! bodies; the fault [`proxy`]; the [`peer`] processes; the outcome record both the peers and
 //! the stress writers keep ([`outcome`]).
@@ -33,5 +34,6 @@ pub use arms::{Arm, Build, DeltaArm, IcebergArm};
 pub use catalogs::CatalogKind;
 pub use error::Error;
 pub use fixture::{Fixture, WriterOptions};
+pub use peer::{Peer, PeerSpec};
 pub use scenario::Scenario;
-pub use target::Target;
+pub use target::{Format, Target};

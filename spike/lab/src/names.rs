@@ -7,7 +7,7 @@ use barrier_harness::{Scenario, Target};
 /// The test binary a scenario's test on `target` is in: `peers` for a peer; `crash` for a body
 /// that must run alone (its failpoints are process-global); `suite` for every other.
 pub fn binary(target: Target, scenario: Scenario) -> &'static str {
-    if target.arm().peer().is_some() {
+    if target.peer_spec().is_some() {
         "peers"
     } else if scenario.spec().exclusive {
         "crash"
@@ -18,7 +18,7 @@ pub fn binary(target: Target, scenario: Scenario) -> &'static str {
 
 /// The test's name inside its binary: `<arm>::<catalog>::<scenario>` (Delta: `<arm>::<scenario>`).
 pub fn trial(target: Target, scenario: Scenario) -> String {
-    let module = target.arm().test_module();
+    let module = target.arm().map_or_else(|| target.name().replace('-', "_"), |arm| arm.test_module());
     match target.catalog() {
         None => format!("{module}::{scenario}"),
         Some(catalog) => format!("{module}::{catalog}::{scenario}"),
@@ -32,7 +32,7 @@ pub fn test(target: Target, scenario: Scenario) -> String {
 
 #[cfg(test)]
 mod tests {
-    use barrier_harness::{CatalogKind, DeltaArm, IcebergArm};
+    use barrier_harness::{CatalogKind, DeltaArm, IcebergArm, Peer};
 
     use super::*;
 
@@ -42,7 +42,7 @@ mod tests {
         assert_eq!(test(naive, Scenario::HeldWindow), "suite::iceberg_naive_stock::sqlite::held_window");
         let delta = Target::Delta(DeltaArm::Delta);
         assert_eq!(test(delta, Scenario::AbortedCommitLosesNothing), "crash::delta::aborted_commit_loses_nothing");
-        let peer = Target::Iceberg(IcebergArm::PyicebergOwnedLoop, CatalogKind::Rest);
+        let peer = Target::peer(Peer::PyicebergOwnedLoop.spec(), Some(CatalogKind::Rest)).unwrap();
         assert_eq!(test(peer, Scenario::HeldAtSwap), "peers::pyiceberg_owned_loop::rest::held_at_swap");
     }
 }

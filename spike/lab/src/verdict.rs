@@ -1,10 +1,11 @@
-//! The main job: every scenario on every arm and catalog, on fresh tables, as one matrix.
+//! The main job: every scenario on every arm and catalog, on fresh tables, as one matrix; and on
+//! the peers asked for (`--peer`), as rows of the same matrix that the kill list does not read.
 
 use std::path::{Path, PathBuf};
 
 use barrier_harness::location::TableLocation;
 use barrier_harness::suite::{self, Contention, Finding};
-use barrier_harness::{CatalogKind, Error, Fixture, Scenario, Target};
+use barrier_harness::{CatalogKind, Error, Fixture, PeerSpec, Scenario, Target};
 use serde::Serialize;
 
 use crate::progress::Progress;
@@ -16,6 +17,19 @@ pub struct Options {
     pub probe_rounds: usize,
     /// The catalogs the Iceberg arms run on.
     pub catalogs: Vec<CatalogKind>,
+    /// Whether the suite's arms run (without them there is no kill list to decide).
+    pub arms: bool,
+    /// Peers judged beside the arms, each on those of `catalogs` it reaches.
+    pub peers: Vec<&'static PeerSpec>,
+}
+
+impl Options {
+    /// Every target of the run: the suite's arms, then the peers.
+    fn targets(&self) -> Vec<Target> {
+        let peers = self.peers.iter().flat_map(|peer| Target::peer_on(peer, &self.catalogs));
+        let arms = if self.arms { Target::suite(&self.catalogs) } else { vec![] };
+        arms.into_iter().chain(peers).collect()
+    }
 }
 
 /// One cell of the matrix.
@@ -33,14 +47,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn new(target: Target, finding: Finding, table: Option<TableLocation>) -> Self {
-        Self {
-            target,
-            arm: target.arm().name(),
-            build: target.build_name(),
-            catalog: target.catalog_name(),
-            finding,
-            table,
-        }
+        Self { target, arm: target.name(), build: target.build_name(), catalog: target.catalog_name(), finding, table }
     }
 
     /// `arm (build, catalog)`: a row's label.
@@ -81,7 +88,7 @@ pub async fn run(options: &Options, progress: &mut Progress) -> std::io::Result<
     let scratch = tempfile::tempdir()?;
     let root = options.keep.clone().unwrap_or_else(|| scratch.path().to_path_buf());
     let mut cells = vec![];
-    for target in Target::suite(&options.catalogs) {
+    for target in options.targets() {
         for &scenario in Scenario::ALL {
             progress.begin(&format!("{target} {scenario}"));
             let dir = root.join(target.slug()).join(scenario.name());
@@ -99,7 +106,7 @@ pub async fn run(options: &Options, progress: &mut Progress) -> std::io::Result<
 
 /// How many cells [`run`] makes: the total its progress counts to.
 pub fn cells(options: &Options) -> u64 {
-    (Target::suite(&options.catalogs).len() * Scenario::ALL.len()) as u64
+    (options.targets().len() * Scenario::ALL.len()) as u64
 }
 
 /// What `--keep DIR` leaves in `DIR/manifest.json`: every table, where it is and what it holds.
@@ -115,7 +122,7 @@ fn manifest(report: &Report) -> serde_json::Value {
             "rows_expected": c.finding.rows_expected,
             "rows": c.finding.rows,
             "outcome": if c.finding.passed { "as expected" } else { "unexpected" },
-            "known_failure": c.finding.not_applicable.is_none().then(|| c.target.arm().fails_in(c.finding.scenario)).flatten(),
+            "known_failure": c.finding.not_applicable.is_none().then(|| c.target.fails_in(c.finding.scenario)).flatten(),
             "observed": c.finding.observed,
         })).collect::<Vec<_>>(),
     })
@@ -134,8 +141,7 @@ pub fn render(report: &Report) -> String {
     for row in &rows {
         out.push_str(&format!("{:width$}", row[0].label()));
         for cell in *row {
-            let known =
-                cell.finding.not_applicable.is_none() && cell.target.arm().fails_in(cell.finding.scenario).is_some();
+            let known = cell.finding.not_applicable.is_none() && cell.target.fails_in(cell.finding.scenario).is_some();
             let mark = match (cell.finding.passed, cell.finding.duplicated()) {
                 (false, _) => "FAIL",
                 (true, true) => "dup",
@@ -165,7 +171,7 @@ pub fn render(report: &Report) -> String {
         let held = row.iter().find(|c| c.finding.scenario == Scenario::HeldWindow);
         let verdict = if !row.iter().all(|c| c.finding.passed) {
             "DEVIATES from its recorded expectation".to_string()
-        } else if !head.target.arm().claims_exactly_once() {
+        } else if !head.target.claims_exactly_once() {
             format!(
                 "no exactly-once: the held window duplicated ({})",
                 held.map_or("-", |c| c.finding.observed.as_str())
@@ -173,9 +179,7 @@ pub fn render(report: &Report) -> String {
         } else {
             let known: Vec<String> = row
                 .iter()
-                .filter(|c| {
-                    c.finding.not_applicable.is_none() && head.target.arm().fails_in(c.finding.scenario).is_some()
-                })
+                .filter(|c| c.finding.not_applicable.is_none() && head.target.fails_in(c.finding.scenario).is_some())
                 .map(|c| c.finding.scenario.to_string())
                 .collect();
             if known.is_empty() {

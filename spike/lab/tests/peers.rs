@@ -15,26 +15,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use barrier_harness::batch::batch;
-use barrier_harness::{Arm, CatalogKind, Fixture, IcebergArm, Scenario, Target};
+use barrier_harness::{CatalogKind, Fixture, IcebergArm, Peer, Scenario, Target};
 use barrier_sink::{AppId, CommitOutcome, Epoch, HeldWindow, Hooks, SinkError};
 use iceberg::transaction::{ApplyTransactionAction, Transaction};
 use libtest_mimic::Trial;
 
 fn main() -> ExitCode {
     let mut trials = vec![];
-    for arm in Arm::all() {
-        let Some(peer) = arm.peer() else { continue };
-        let targets = match arm {
-            Arm::Delta(_) => Target::on(arm, &[]),
-            Arm::Iceberg(_) => Target::on(arm, peer.catalogs),
-        };
-        for target in targets {
+    for peer in Peer::ALL.iter().map(|peer| peer.spec()) {
+        for target in Target::peer_on(peer, CatalogKind::ALL) {
             for &scenario in Scenario::ALL.iter().filter(|s| peer.not_applicable(**s).is_none()) {
                 trials.push(common::trial(target, scenario, || ()));
             }
         }
     }
     trials.extend(retries_zero::trials());
+    trials.extend(user_peer::trials());
     libtest_mimic::run(&common::arguments(), trials).exit_code()
 }
 
@@ -53,10 +49,9 @@ mod retries_zero {
     /// What the stale writer was told, the epochs the table holds for the app, and whether the
     /// table's last snapshot is parented on the winner's. `None` when the target cannot run here.
     async fn stale_append(
-        arm: IcebergArm,
+        target: Target,
         num_retries: Option<&str>,
     ) -> Option<(Result<CommitOutcome, SinkError>, Vec<Epoch>, bool)> {
-        let target = Target::Iceberg(arm, CatalogKind::Sqlite);
         if let Some(why) = target.unavailable() {
             println!("SKIPPED {target}: {why}");
             return None;
@@ -98,16 +93,16 @@ mod retries_zero {
         Some((told, history, parent == winner))
     }
 
-    /// The trial `retries_zero::<name>`: `check` is given what the stale writer of `arm` was
+    /// The trial `retries_zero::<name>`: `check` is given what the stale writer of `target` was
     /// told, the table's epochs, and whether the last snapshot is parented on the winner's.
     fn trial(
         name: &str,
-        arm: IcebergArm,
+        target: Target,
         num_retries: Option<&'static str>,
         check: fn(Result<CommitOutcome, SinkError>, Vec<Epoch>, bool),
     ) -> Trial {
         Trial::test(format!("retries_zero::{name}"), move || {
-            if let Some((told, history, on_winner)) = common::runtime().block_on(stale_append(arm, num_retries)) {
+            if let Some((told, history, on_winner)) = common::runtime().block_on(stale_append(target, num_retries)) {
                 check(told, history, on_winner);
             }
             Ok(())
@@ -115,28 +110,97 @@ mod retries_zero {
     }
 
     pub fn trials() -> Vec<Trial> {
+        let pyiceberg = Target::peer(Peer::PyicebergNaive.spec(), Some(CatalogKind::Sqlite)).expect("on sqlite");
+        let iceberg_rust = Target::Iceberg(IcebergArm::NaiveStock, CatalogKind::Sqlite);
         vec![
-            trial("pyiceberg_raises_on_the_stale_base", IcebergArm::PyicebergNaive, Some("0"), |told, history, _| {
+            trial("pyiceberg_raises_on_the_stale_base", pyiceberg, Some("0"), |told, history, _| {
                 assert!(
                     matches!(told, Err(SinkError::Conflict { .. })),
                     "CommitFailedException expected, told {told:?}"
                 );
                 assert_eq!(history, vec![Epoch::new(1).unwrap()], "the table holds epoch 1 once");
             }),
-            trial(
-                "pyiceberg_default_retries_rebase_onto_the_winner",
-                IcebergArm::PyicebergNaive,
-                None,
-                |told, history, on_winner| {
-                    assert_eq!(told.unwrap(), CommitOutcome::Committed, "the retry commits");
-                    assert_eq!(history, vec![Epoch::new(1).unwrap(); 2], "epoch 1 committed twice");
-                    assert!(on_winner, "the retry rebased the append onto the winner's snapshot");
-                },
-            ),
-            trial("iceberg_rust_rebases_anyway", IcebergArm::NaiveStock, Some("0"), |told, history, on_winner| {
+            trial("pyiceberg_default_retries_rebase_onto_the_winner", pyiceberg, None, |told, history, on_winner| {
+                assert_eq!(told.unwrap(), CommitOutcome::Committed, "the retry commits");
+                assert_eq!(history, vec![Epoch::new(1).unwrap(); 2], "epoch 1 committed twice");
+                assert!(on_winner, "the retry rebased the append onto the winner's snapshot");
+            }),
+            trial("iceberg_rust_rebases_anyway", iceberg_rust, Some("0"), |told, history, on_winner| {
                 assert_eq!(told.unwrap(), CommitOutcome::Committed, "the first and only attempt commits");
                 assert_eq!(history, vec![Epoch::new(1).unwrap(); 2], "epoch 1 committed twice");
                 assert!(on_winner, "rebased onto the winner's snapshot on the first attempt");
+            }),
+        ]
+    }
+}
+
+/// `verdict --peer NAME=COMMAND`: a user's sink, judged by the command a user runs. The user's
+/// program here is a shell script that serves one of this project's peers under the user's name
+/// (as a user's own program would serve its sink), so that one script is honest about what it
+/// wraps: a guarded one must pass every scenario a peer can run, and a naive one, claiming
+/// exactly-once as every user's peer does, must make `verdict` fail.
+mod user_peer {
+    use std::process::Command;
+
+    use super::*;
+
+    /// `verdict --only-peers --peer mine=SCRIPT --json` where SCRIPT serves `wrapped`: its exit
+    /// status and cells. `None` (SKIPPED printed) where what runs `wrapped` is missing.
+    fn verdict(wrapped: Peer) -> Option<(bool, Vec<serde_json::Value>)> {
+        let (program, args) = match wrapped.spec().runtime.command() {
+            Ok(command) => command,
+            Err(why) => {
+                println!("SKIPPED user peer wrapping {wrapped}: {why}");
+                return None;
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("my-sink");
+        let quoted: Vec<String> = std::iter::once(program.display().to_string())
+            .chain(args)
+            .map(|arg| format!("'{}'", arg.replace('\'', "'\\''")))
+            .collect();
+        // The protocol gives `MODE NAME ...`; the wrapped program is told its own name.
+        let body = format!("#!/bin/sh\nmode=$1\nshift 2\nexec {} \"$mode\" {wrapped} \"$@\"\n", quoted.join(" "));
+        std::fs::write(&script, body).unwrap();
+        let chmod = Command::new("chmod").arg("+x").arg(&script).status().unwrap();
+        assert!(chmod.success());
+        let output = Command::new(env!("CARGO_BIN_EXE_verdict"))
+            .args(["--only-peers", "--rounds", "4", "--json", "--peer"])
+            .arg(format!("mine={}", script.display()))
+            .output()
+            .expect("verdict runs");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        let cells = report["cells"].as_array().expect("cells").clone();
+        for cell in &cells {
+            println!("mine ({wrapped}) {}: {} {}", cell["scenario"], cell["passed"], cell["observed"]);
+        }
+        Some((output.status.success(), cells))
+    }
+
+    fn ran(cells: &[serde_json::Value]) -> Vec<&serde_json::Value> {
+        cells.iter().filter(|c| c.get("not_applicable").is_none()).collect()
+    }
+
+    pub fn trials() -> Vec<Trial> {
+        vec![
+            Trial::test("user_peer::verdict_passes_a_guarded_command", || {
+                let Some((success, cells)) = verdict(Peer::GoIcebergAssertRef) else { return Ok(()) };
+                assert!(cells.iter().all(|c| c["arm"] == "mine" && c["build"] == "user's command"));
+                assert_eq!(cells.len(), Scenario::ALL.len(), "every scenario, on sqlite alone");
+                assert_eq!(ran(&cells).len(), Scenario::ALL.len() - 3, "all but the Rust writer's faults");
+                assert!(cells.iter().all(|c| c["passed"] == true), "every cell as claimed");
+                assert!(success, "verdict exits 0");
+                Ok(())
+            }),
+            Trial::test("user_peer::verdict_fails_a_command_that_duplicates", || {
+                let Some((success, cells)) = verdict(Peer::PyicebergNaive) else { return Ok(()) };
+                let held = cells.iter().find(|c| c["scenario"] == "held_window").expect("held_window");
+                assert_eq!(held["passed"], false, "held to exactly-once, the naive sink fails the held window");
+                assert_eq!(held["committed"].as_array().map(Vec::len), Some(2), "epoch 1 committed twice");
+                assert!(!success, "verdict exits non-zero");
+                Ok(())
             }),
         ]
     }

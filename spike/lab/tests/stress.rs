@@ -16,7 +16,7 @@
 
 use std::process::Command;
 
-use barrier_harness::{Arm, CatalogKind, Target};
+use barrier_harness::{Arm, CatalogKind, Peer, Target};
 
 #[test]
 fn many_processes_on_sqlite_lose_nothing() {
@@ -198,8 +198,8 @@ fn mixed_race_with_a_naive_peer_duplicates() {
 /// is missing.
 fn mixed(args: &[&str]) -> Option<Vec<serde_json::Value>> {
     let peers = args.windows(2).filter(|pair| pair[0] == "--peer").map(|pair| pair[1]);
-    let runtimes = peers.map(|name| Arm::all().find(|arm| arm.name() == name).expect("a peer").peer());
-    if let Some(why) = runtimes.flatten().find_map(|spec| spec.runtime.unavailable()) {
+    let mut runtimes = peers.map(|name| Peer::named(name).expect("a peer").spec().runtime);
+    if let Some(why) = runtimes.find_map(|runtime| runtime.unavailable()) {
         println!("SKIPPED mixed race {args:?}: {why}");
         return None;
     }

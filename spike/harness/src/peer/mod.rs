@@ -5,8 +5,11 @@
 //! ([`crate::interop::Runtime`]): Python (`interop/peer.py`, in the venv `scripts/interop-venv`
 //! builds: `pyiceberg-naive` and `pyiceberg-owned-loop` on pyiceberg, `deltalake-python` on the
 //! `deltalake` package) or the JVM (`interop/java`, which `scripts/java-peer` builds:
-//! `java-iceberg-validator` and `java-iceberg-naive` on Iceberg Java). Each is an arm of the
-//! registry whose kind is a peer ([`crate::arms::Kind::Peer`]). They read and write the same
+//! `java-iceberg-validator` and `java-iceberg-naive` on Iceberg Java), Go (`interop/go`, which
+//! `scripts/go-peer` builds: `go-iceberg-assert-ref` and `go-iceberg-naive` on iceberg-go), or a
+//! user's command (`verdict --peer NAME=COMMAND`). Each is an entry of the peers' registry
+//! ([`Peer`]), apart from the arms: a target is a peer only on a catalog it reaches
+//! ([`crate::Target::peer`]). They read and write the same
 //! summary keys and watermark property as the Iceberg arms, on tables the Rust fixtures create.
 //! In the suite a peer is a [`CommitSink`](barrier_sink::CommitSink) like any arm ([`PeerSink`]);
 //! in `stress` peer processes race Rust writers on one table.
@@ -21,6 +24,8 @@
 //! instead), and it reaches a catalog directly, never through the fault proxy.
 
 mod process;
+mod registry;
 mod sink;
 
+pub use registry::{Peer, PeerSpec};
 pub use sink::{PeerSink, Pool};

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use crate::arms::Arm;
+use super::PeerSpec;
 use crate::location::TableLocation;
 
 /// How much of a peer's stderr an error quotes.
@@ -103,13 +103,12 @@ pub(super) struct Process {
 }
 
 impl Process {
-    pub(super) async fn spawn(peer: Arm, location: &TableLocation) -> Result<Self, SinkError> {
-        let spec = peer.peer().ok_or_else(|| SinkError::Peer(format!("{peer} is not a peer").into()))?;
-        let (program, args) = spec.runtime.command().map_err(|why| SinkError::Peer(why.into()))?;
+    pub(super) async fn spawn(peer: &PeerSpec, location: &TableLocation) -> Result<Self, SinkError> {
+        let (program, args) = peer.runtime.command().map_err(|why| SinkError::Peer(why.into()))?;
         let location = serde_json::to_string(location).expect("a location serializes");
         let mut child = Command::new(&program)
             .args(args)
-            .args(["serve", peer.name(), &location])
+            .args(["serve", peer.name, &location])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

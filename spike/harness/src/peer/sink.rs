@@ -9,8 +9,8 @@ use barrier_sink::{AppId, CommitOutcome, CommitSink, Epoch, Hooks, SinkError};
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
+use super::PeerSpec;
 use super::process::{Line, Process, ipc_hex, protocol};
-use crate::arms::Arm;
 use crate::location::TableLocation;
 use crate::outcome::Told;
 
@@ -19,13 +19,13 @@ use crate::outcome::Told;
 /// contention probe's 80 writers should not pay each. A process holds no state between
 /// requests but its catalog connection: every request loads the table afresh.
 pub struct Pool {
-    peer: Arm,
+    peer: &'static PeerSpec,
     location: TableLocation,
     idle: SyncMutex<Vec<Process>>,
 }
 
 impl Pool {
-    pub fn new(peer: Arm, location: TableLocation) -> Arc<Self> {
+    pub fn new(peer: &'static PeerSpec, location: TableLocation) -> Arc<Self> {
         Arc::new(Self { peer, location, idle: SyncMutex::new(vec![]) })
     }
 

@@ -77,7 +77,7 @@ pub(super) async fn lost_response(fx: &Fixture) -> Result<Finding, Error> {
     let proxy = FaultProxy::start(&server).await.map_err(Error::io("fault proxy"))?;
     let access = Access { uri: Some(proxy.url()), timeout: Some(LOST_RESPONSE_TIMEOUT), ..Access::default() };
     let proxied = fx.writer_with(WriterOptions::default().with_access(access)).await?;
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let keyed = fx.target.resends_with_idempotency_key();
     let a = app("app-a");
     let mut ledger = Ledger::default();

@@ -136,7 +136,7 @@ impl Finding {
 /// target's catalog has nothing for it (no outages to make, no server the fault proxy can sit in
 /// front of).
 pub fn not_applicable(scenario: Scenario, target: Target) -> Option<&'static str> {
-    if let Some(why) = target.arm().peer().and_then(|peer| peer.not_applicable(scenario)) {
+    if let Some(why) = target.peer_spec().and_then(|peer| peer.not_applicable(scenario)) {
         return Some(why);
     }
     let catalog = target.catalog();
@@ -159,7 +159,7 @@ pub async fn run(scenario: Scenario, fx: &Fixture, probe_rounds: usize) -> Resul
     }
     let mut finding = body(scenario, fx, probe_rounds).await?;
     // A failure the arm is known for is what the body must observe: asserted, not skipped.
-    if let Some(why) = fx.target.arm().fails_in(scenario) {
+    if let Some(why) = fx.target.fails_in(scenario) {
         finding.expected = format!("the known failure ({why}), not: {}", finding.expected);
         finding.passed = !finding.passed;
     }

@@ -62,7 +62,7 @@ pub(super) async fn concurrent_writers_commit_once(fx: &Fixture) -> Result<Findi
         ledger.record(&a, epoch(1), *outcome);
     }
     let commits = ledger.commits();
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let sink = fx.writer(Hooks::default()).await?;
     ledger
         .finding(
@@ -89,7 +89,7 @@ pub(super) async fn contention_probe(fx: &Fixture, rounds: usize) -> Result<Find
         contention.overlapped += usize::from(overlapped);
         contention.duplicated += usize::from(ledger.commits() - before > 1);
     }
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let sink = fx.writer(Hooks::default()).await?;
     let mut finding = ledger
         .finding(
@@ -176,7 +176,7 @@ async fn held(
     ledger.record(&a, epoch(1), winner);
     ledger.record(&a, epoch(1), loser);
     let commits = ledger.commits();
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let taken = CommitOutcome::AlreadyCommitted { committed: epoch(1) };
     // The writer that must have committed, its rows the table's; the other is told the epoch.
     let (first, second, landed) = if claimed { (loser, winner, "held") } else { (winner, loser, "other") };

@@ -42,7 +42,7 @@ pub(super) async fn epochs_survive_rewrite(fx: &Fixture) -> Result<Finding, Erro
     let observed = format!(
         "{commits} commit(s): first {first:?}, rewritten: {rewritten}, stale writer {stale:?}, replay {replay:?}"
     );
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let (expected, passed) = if claims {
         (
             "1 commit; the stale writer and the replay AlreadyCommitted{1}",
@@ -91,7 +91,7 @@ pub(super) async fn zombie_other_batch(fx: &Fixture) -> Result<Finding, Error> {
         if fenced { "fenced" } else { "not fenced" },
         if live_rows { "the live writer's rows" } else { "other rows" },
     );
-    let claims = fx.target.arm().claims_exactly_once();
+    let claims = fx.target.claims_exactly_once();
     let passed = !claims
         || (live_told.iter().all(|o| *o == CommitOutcome::Committed) && z1 == taken && z2 == taken && live_rows);
     let expected = if claims {

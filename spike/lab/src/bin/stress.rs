@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use barrier_harness::{Arm, CatalogKind, Target};
+use barrier_harness::{Arm, CatalogKind, Peer, Target};
 use barrier_lab::progress::Progress;
 use barrier_lab::stress::{self, StressOptions, WorkerArgs, parse_arm, parse_catalog};
 use clap::{Parser, Subcommand};
@@ -85,7 +85,7 @@ struct RunArgs {
     /// pyiceberg-naive, pyiceberg-owned-loop, java-iceberg-validator, java-iceberg-naive,
     /// go-iceberg-assert-ref, go-iceberg-naive on Iceberg arms; deltalake-python on delta.
     #[arg(long = "peer", value_name = "NAME", value_parser = parse_peer)]
-    peers: Vec<Arm>,
+    peers: Vec<Peer>,
     /// With peers: the two sides take turns at trying epochs first, every third epoch a free
     /// race, so that neither side's speed decides whether the race mixes.
     #[arg(long)]
@@ -101,8 +101,11 @@ struct RunArgs {
     json: bool,
 }
 
-fn parse_peer(name: &str) -> Result<Arm, String> {
-    Arm::all().find(|arm| arm.peer().is_some() && arm.name() == name).ok_or_else(|| format!("unknown peer {name}"))
+fn parse_peer(name: &str) -> Result<Peer, String> {
+    Peer::named(name).ok_or_else(|| {
+        let names: Vec<&str> = Peer::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown peer {name} (one of {})", names.join(", "))
+    })
 }
 
 /// Created if missing and made absolute, because both formats turn table paths into `file:` URLs.

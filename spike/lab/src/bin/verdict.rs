@@ -2,13 +2,15 @@
 //! filesystem), runs every scenario for every arm and catalog, prints the matrix, and exits
 //! non-zero when an arm deviates from its recorded expectation. Then decides the kill list from
 //! what it observed (`barrier_lab::killlist`) and prints it; `--check FINDINGS.md` also exits
-//! non-zero when the table FINDINGS.md carries is not the one this run decided.
+//! non-zero when the table FINDINGS.md carries is not the one this run decided. `--peer` judges a
+//! peer (this project's, or a user's command speaking `docs/peer-protocol.md`) in the same matrix:
+//! held to its claim like an arm, outside the kill list.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use barrier_harness::CatalogKind;
 use barrier_harness::suite::PROBE_ROUNDS;
+use barrier_harness::{Arm, CatalogKind, Peer, PeerSpec};
 use barrier_lab::killlist;
 use barrier_lab::progress::Progress;
 use barrier_lab::verdict::{self, Options};
@@ -38,6 +40,38 @@ struct Cli {
     /// sqlite; postgres and rest need their server running: scripts/postgres, scripts/seaweedfs).
     #[arg(long = "catalog", value_name = "C", value_parser = available_catalog)]
     catalogs: Vec<CatalogKind>,
+    /// Also judge a peer (repeatable): NAME, one of this project's, or NAME=COMMAND, a user's
+    /// Iceberg sink that claims exactly-once, whose COMMAND (run by `sh -c`, given `serve NAME
+    /// LOCATION`) speaks docs/peer-protocol.md. It runs on the catalogs given that it reaches:
+    /// sqlite by default.
+    #[arg(long = "peer", value_name = "NAME[=COMMAND]", value_parser = peer)]
+    peers: Vec<&'static PeerSpec>,
+    /// Run the peers alone: no arms, so no kill list.
+    #[arg(long, requires = "peers", conflicts_with_all = ["markdown", "check"])]
+    only_peers: bool,
+}
+
+fn peer(arg: &str) -> Result<&'static PeerSpec, String> {
+    let spec = match arg.split_once('=') {
+        None => Peer::named(arg).map(Peer::spec).ok_or_else(|| {
+            let names: Vec<&str> = Peer::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown peer {arg} (one of {}, or NAME=COMMAND)", names.join(", "))
+        })?,
+        Some((name, command)) => {
+            let taken = Peer::named(name).is_some() || Arm::all().any(|arm| arm.name() == name);
+            if name.is_empty() || name.contains(['/', ' ']) || taken {
+                return Err(format!("{name:?}: a peer's name must be new, with no space or slash"));
+            }
+            if command.trim().is_empty() {
+                return Err(format!("{name}: no command"));
+            }
+            PeerSpec::user(name, command)
+        }
+    };
+    match spec.runtime.unavailable() {
+        Some(why) => Err(why),
+        None => Ok(spec),
+    }
 }
 
 /// Read up front: a wrong path should not cost a whole run.
@@ -71,7 +105,8 @@ fn available_catalog(name: &str) -> Result<CatalogKind, String> {
 async fn main() -> ExitCode {
     let cli = Cli::parse();
     let catalogs = if cli.catalogs.is_empty() { CatalogKind::embedded() } else { cli.catalogs };
-    let options = Options { keep: cli.keep, probe_rounds: cli.rounds, catalogs };
+    let options =
+        Options { keep: cli.keep, probe_rounds: cli.rounds, catalogs, arms: !cli.only_peers, peers: cli.peers };
     let mut progress = Progress::new("verdict", verdict::cells(&options));
     let report = verdict::run(&options, &mut progress).await;
     progress.done();
@@ -86,6 +121,8 @@ async fn main() -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
     } else if cli.markdown {
         print!("{}", killlist::render(&report));
+    } else if !options.arms {
+        println!("\n{}", verdict::render(&report));
     } else {
         println!(
             "\n{}\nThe kill list, decided from this run:\n\n{}",

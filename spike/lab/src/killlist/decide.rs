@@ -43,7 +43,7 @@ struct Observed<'a> {
 
 impl<'a> Observed<'a> {
     fn of(report: &'a Report, arm: Arm) -> Self {
-        let cells = report.cells.iter().filter(|c| c.target.arm() == arm).collect();
+        let cells = report.cells.iter().filter(|c| c.target.arm() == Some(arm)).collect();
         Self { arm, cells, catalogs: &report.catalogs }
     }
 
@@ -84,7 +84,9 @@ impl<'a> Observed<'a> {
 fn names(cells: &[&Cell], catalogs: &[CatalogKind]) -> Vec<String> {
     let mut by_body: BTreeMap<(Arm, Scenario), Vec<Target>> = BTreeMap::new();
     for cell in cells {
-        by_body.entry((cell.target.arm(), cell.finding.scenario)).or_default().push(cell.target);
+        if let Some(arm) = cell.target.arm() {
+            by_body.entry((arm, cell.finding.scenario)).or_default().push(cell.target);
+        }
     }
     let mut out = vec![];
     for ((arm, scenario), targets) in by_body {

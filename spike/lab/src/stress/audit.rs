@@ -242,7 +242,7 @@ pub(super) async fn read(
         .map(|(epoch, batches)| (epoch.get() as u64, batches))
         .collect();
     let target: Target = fixture.target;
-    let claims = target.arm().claims_exactly_once() && options.peers.iter().all(|p| p.claims_exactly_once());
+    let claims = target.claims_exactly_once() && options.peers.iter().all(|p| p.spec().claims_exactly_once);
     let outcomes = check(&attempts, &table, claims);
     let of_peers: Vec<_> = attempts.iter().filter(|a| a.writer >= options.writers).collect();
     let committed: Vec<_> = of_peers.iter().filter(|a| matches!(a.answer, Some((_, Told::Committed)))).collect();
@@ -279,13 +279,13 @@ pub(super) async fn read(
         left_behind: Listed(fixture.left_behind().await?),
     };
     Ok(Audit {
-        arm: target.arm().name(),
+        arm: target.name(),
         build: target.build_name(),
         catalog: target.catalog_name(),
         peers: options.peers.iter().map(|p| p.name()).collect(),
         turns: options.turns && !options.peers.is_empty(),
         claims_exactly_once: claims,
-        stalls: target.arm().stalls(),
+        stalls: target.stalls(),
         same_batches: options.same_batches,
         epochs: options.epochs,
         counted,

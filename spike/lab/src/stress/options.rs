@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use barrier_harness::{Arm, CatalogKind};
+use barrier_harness::{Arm, CatalogKind, Peer};
 use barrier_sink::AppId;
 
 #[derive(Clone, Debug)]
@@ -23,7 +23,7 @@ pub struct StressOptions {
     pub deadline: Duration,
     pub seed: u64,
     /// Peer writer processes, one per entry, racing the `writers` Rust ones ([`peers`]).
-    pub peers: Vec<Arm>,
+    pub peers: Vec<Peer>,
     /// With peers: the two sides take turns at trying epochs first ([`turns`]).
     pub turns: bool,
     /// SIGSTOPs the parent sends, in all, at random moments; each writer is resumed 0.2 to 5 s

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use barrier_harness::batch::BATCH_ROWS;
 use barrier_harness::location::TableLocation;
-use barrier_harness::{Arm, Error, Target};
+use barrier_harness::{Error, Peer, Target};
 
 use super::history;
 use super::options::{StressOptions, app};
@@ -25,17 +25,16 @@ use super::worker::MAX_CONSECUTIVE_ERRORS;
 
 /// Why `peers` cannot race on `target`'s table, if they cannot: a peer must write its format,
 /// on a catalog it can reach, with what runs it installed.
-pub fn unfit(target: Target, peers: &[Arm]) -> Option<String> {
-    for &peer in peers {
-        let Some(spec) = peer.peer() else { return Some(format!("{peer} is not a peer")) };
-        if peer.build().is_some() != target.catalog().is_some() {
+pub fn unfit(target: Target, peers: &[Peer]) -> Option<String> {
+    for peer in peers {
+        if peer.spec().format != target.format() {
             return Some(format!("{peer} cannot write {target}'s table (another format)"));
         }
-        if let Some(catalog) = target.catalog().filter(|c| !spec.catalogs.contains(c)) {
-            return Some(format!("{peer} does not run on {catalog}"));
+        if let Err(why) = Target::peer(peer.spec(), target.catalog()) {
+            return Some(why);
         }
     }
-    peers.iter().find_map(|peer| peer.peer().and_then(|spec| spec.runtime.unavailable()))
+    peers.iter().find_map(|peer| peer.spec().runtime.unavailable())
 }
 
 /// The command that starts peer writer `id` on the table at `location`, for a run in `dir`:
@@ -43,15 +42,13 @@ pub fn unfit(target: Target, peers: &[Arm]) -> Option<String> {
 /// `dir/peer-<id>.ready` once its library is imported and its catalog open, and begins once
 /// `dir/peers.start` exists ([`start`]).
 pub fn command(
-    peer: Arm,
+    peer: Peer,
     location: &TableLocation,
     options: &StressOptions,
     id: usize,
     dir: &Path,
 ) -> std::io::Result<Command> {
-    let runtime =
-        peer.peer().map(|spec| spec.runtime).ok_or_else(|| std::io::Error::other(format!("{peer} is not a peer")))?;
-    let (program, args) = runtime.command().map_err(std::io::Error::other)?;
+    let (program, args) = peer.spec().runtime.command().map_err(std::io::Error::other)?;
     let stderr = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(format!("peer-{id}.stderr")))?;
     let mut command = Command::new(program);
     command

@@ -15,6 +15,9 @@ use super::supervise::Writers;
 /// Runs `target` under `options` in `dir`, spawning workers from the executable `exe`.
 pub async fn run(target: Target, dir: &Path, exe: &Path, options: &StressOptions) -> Result<Audit, Error> {
     let started = Instant::now();
+    if target.arm().is_none() {
+        return Err(Error::Broken(format!("{target}: stress races an arm's writers, which peers join with --peer")));
+    }
     if let Some(why) = peers::unfit(target, &options.peers) {
         return Err(Error::Broken(format!("--peer: {why}")));
     }

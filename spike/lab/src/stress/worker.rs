@@ -70,7 +70,7 @@ impl WorkerArgs {
     /// Writer `id` of the run of `target` in `dir`.
     pub fn new(target: Target, dir: &Path, options: &StressOptions, access: &Access, id: usize) -> Self {
         Self {
-            arm: target.arm(),
+            arm: target.arm().expect("stress::run refuses a peer's target"),
             catalog: target.catalog().unwrap_or(CatalogKind::Sqlite),
             dir: dir.to_path_buf(),
             id,
@@ -141,7 +141,7 @@ pub async fn worker(args: &WorkerArgs) -> Result<(), Error> {
     let (target, dir, id) = (args.target(), args.dir.as_path(), args.id);
     let logs = dir.join("logs");
     arm_failpoints(target, args, &logs)?;
-    let fixture = Fixture::open(target, dir);
+    let fixture = Fixture::open(target, dir).ok_or_else(|| Error::Broken(format!("{target}: a peer has no worker")))?;
     let counts = Arc::new(CallCounts::default());
     let options = WriterOptions {
         hooks: pause_after_check(args, &logs),
