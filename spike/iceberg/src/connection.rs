@@ -46,6 +46,8 @@ pub enum RestAuth {
     OAuthClient(String),
     /// A token sent as `Authorization: Bearer` on every request (Rustberg's API key).
     Bearer(String),
+    /// None: the server authenticates nobody (apache/iceberg's REST fixture).
+    None,
 }
 
 /// An S3 endpoint and the key pair that signs requests to it.

@@ -47,19 +47,22 @@ async fn rest_catalog(rest: &RestConnection) -> Result<Arc<dyn Catalog>, SinkErr
     let unavailable =
         |e: Box<dyn std::error::Error + Send + Sync>| SinkError::CatalogUnavailable(Located::boxed(&rest.uri, e));
     let auth = match &rest.auth {
-        RestAuth::OAuthClient(credential) => ("credential".to_string(), credential.clone()),
-        RestAuth::Bearer(token) => ("token".to_string(), token.clone()),
+        RestAuth::OAuthClient(credential) => Some(("credential".to_string(), credential.clone())),
+        RestAuth::Bearer(token) => Some(("token".to_string(), token.clone())),
+        RestAuth::None => None,
     };
-    let props = HashMap::from([
-        auth,
-        ("uri".to_string(), rest.uri.clone()),
-        ("warehouse".to_string(), rest.warehouse.clone()),
-        ("s3.endpoint".to_string(), rest.s3.endpoint.clone()),
-        ("s3.path-style-access".to_string(), "true".to_string()),
-        ("s3.access-key-id".to_string(), rest.s3.access_key.clone()),
-        ("s3.secret-access-key".to_string(), rest.s3.secret_key.clone()),
-        ("s3.region".to_string(), "us-east-1".to_string()),
-    ]);
+    let props: HashMap<String, String> = auth
+        .into_iter()
+        .chain([
+            ("uri".to_string(), rest.uri.clone()),
+            ("warehouse".to_string(), rest.warehouse.clone()),
+            ("s3.endpoint".to_string(), rest.s3.endpoint.clone()),
+            ("s3.path-style-access".to_string(), "true".to_string()),
+            ("s3.access-key-id".to_string(), rest.s3.access_key.clone()),
+            ("s3.secret-access-key".to_string(), rest.s3.secret_key.clone()),
+            ("s3.region".to_string(), "us-east-1".to_string()),
+        ])
+        .collect();
     let client = reqwest::Client::builder().timeout(rest.timeout).build().map_err(|e| unavailable(e.into()))?;
     let s3: Arc<dyn StorageFactory> = Arc::new(OpenDalStorageFactory::S3 { customized_credential_load: None });
     let catalog = RestCatalogBuilder::default()

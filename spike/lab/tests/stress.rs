@@ -44,6 +44,14 @@ fn many_processes_on_rustberg_lose_nothing() {
     stress(CatalogKind::Rustberg);
 }
 
+/// A third REST server: the one apache/iceberg's REST fixture runs (Iceberg Java's
+/// `CatalogHandlers` deciding each commit on a JDBC catalog). `scripts/test` starts it on loopback
+/// (`scripts/rest-fixture`).
+#[test]
+fn many_processes_on_rest_fixture_lose_nothing() {
+    stress(CatalogKind::RestFixture);
+}
+
 fn stress(kind: CatalogKind) {
     if let Some(why) = kind.unavailable() {
         println!("SKIPPED many_processes_on_{kind}_lose_nothing: {why}");

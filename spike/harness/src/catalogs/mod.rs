@@ -1,10 +1,11 @@
 //! The Iceberg catalogs an arm can commit through, and what each one is: one registry entry per
 //! kind, its facts and how a writer connects in a module of its own (`memory.rs`, `sqlite.rs`,
-//! `postgresql.rs`, `rest.rs`, `rest_rustberg.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
+//! `postgresql.rs`, `rest.rs`, `rest_rustberg.rs`, `rest_fixture.rs`), read by the fixtures, the suite, `verdict`, `stress` and the tests.
 
 mod memory;
 mod postgresql;
 mod rest;
+mod rest_fixture;
 mod rest_rustberg;
 mod sqlite;
 
@@ -35,6 +36,10 @@ registry! {
         /// REST server with its own requirement checks and `Idempotency-Key` support; data on the
         /// same S3 endpoint as `rest`'s.
         Rustberg => rest_rustberg::PROFILE,
+        /// `iceberg-catalog-rest` against apache/iceberg's REST fixture at
+        /// `$BARRIER_REST_FIXTURE_URL`: Iceberg Java's own server-side commit (1.11.0), data on the
+        /// same S3 endpoint.
+        RestFixture => rest_fixture::PROFILE,
     }
 }
 
@@ -58,10 +63,18 @@ pub enum Home {
     SqlServer(Server),
     /// An Iceberg REST server a project script starts, its data on S3: the server checks each
     /// commit's requirements and writes the metadata file inside the commit request. Fixtures share
-    /// it in namespaces of their own. `idempotency_keys`: it advertises an
-    /// `idempotency-key-lifetime` and answers a resent request with the answer it stored (held to
-    /// the server by `rest_conformance`'s `idempotency_key_resend`).
-    RestServer { server: Server, idempotency_keys: bool },
+    /// it in namespaces of their own.
+    RestServer(RestServer),
+}
+
+/// An Iceberg REST server of the project's.
+pub struct RestServer {
+    pub server: Server,
+    /// It advertises an `idempotency-key-lifetime` and answers a resent request with the answer
+    /// it stored (held to the server by `rest_conformance`'s `idempotency_key_resend`).
+    pub idempotency_keys: bool,
+    /// It refuses a client with a wrong credential (one of `catalog_unavailable`'s outages).
+    pub authenticates: bool,
 }
 
 /// How a catalog can be made unavailable to a writer, so that `catalog_unavailable` can show a
@@ -73,8 +86,9 @@ pub enum Outages {
     /// A file: a path that cannot be created, and another process's `BEGIN EXCLUSIVE` lock.
     SqliteFile,
     /// A server behind the fault proxy: the proxy stopped (the server down, seen from the
-    /// writer), and a writer with wrong catalog credentials or wrong storage credentials.
-    Server,
+    /// writer), a writer with wrong storage credentials, and (a server that `authenticates`) one
+    /// with wrong catalog credentials.
+    Server { authenticates: bool },
 }
 
 /// A catalog server the project's own scripts start on loopback.
@@ -104,19 +118,19 @@ impl CatalogKind {
     pub fn server(self) -> Option<&'static Server> {
         match &self.spec().home {
             Home::InProcess | Home::File(_) => None,
-            Home::SqlServer(server) | Home::RestServer { server, .. } => Some(server),
+            Home::SqlServer(server) | Home::RestServer(RestServer { server, .. }) => Some(server),
         }
     }
 
     /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes
     /// it), and the fault proxy can sit between a writer and it (`lost_response`).
     pub fn speaks_rest(self) -> bool {
-        matches!(self.spec().home, Home::RestServer { .. })
+        matches!(self.spec().home, Home::RestServer(_))
     }
 
     /// The server stores a commit's answer under its `Idempotency-Key` ([`Home::RestServer`]).
     pub fn idempotency_keys(self) -> bool {
-        matches!(self.spec().home, Home::RestServer { idempotency_keys: true, .. })
+        matches!(self.spec().home, Home::RestServer(RestServer { idempotency_keys: true, .. }))
     }
 
     /// The commit failpoints a writer of this catalog passes, in order. On a REST catalog the
@@ -134,7 +148,7 @@ impl CatalogKind {
         match self.spec().home {
             Home::InProcess | Home::SqlServer(_) => Outages::None,
             Home::File(_) => Outages::SqliteFile,
-            Home::RestServer { .. } => Outages::Server,
+            Home::RestServer(RestServer { authenticates, .. }) => Outages::Server { authenticates },
         }
     }
 

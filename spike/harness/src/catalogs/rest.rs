@@ -5,23 +5,29 @@
 use barrier_iceberg::{Connection, RestAuth, RestConnection, S3Access};
 use barrier_sink::SinkError;
 
-use super::{Access, CATALOG_NAME, Home, Place, Profile, REST_TIMEOUT, Server};
+use super::{Access, CATALOG_NAME, Home, Place, Profile, REST_TIMEOUT, RestServer, Server};
 use crate::store::S3Server;
 
 const URL: &str = "BARRIER_REST_URL";
 
-pub(super) const PROFILE: Profile =
-    profile("rest", Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" }, false, connect);
+pub(super) const PROFILE: Profile = profile(
+    "rest",
+    RestServer {
+        server: Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" },
+        idempotency_keys: false,
+        authenticates: true,
+    },
+    connect,
+);
 
 /// A REST server started by a script of the project, its data on the S3 endpoint SeaweedFS
 /// serves.
 pub(super) const fn profile(
     name: &'static str,
-    server: Server,
-    idempotency_keys: bool,
+    server: RestServer,
     connect: fn(&Place, &Access) -> Result<Connection, SinkError>,
 ) -> Profile {
-    Profile { name, home: Home::RestServer { server, idempotency_keys }, connect }
+    Profile { name, home: Home::RestServer(server), connect }
 }
 
 /// The server at `$BARRIER_REST_URL` (or the writer's own address, the fault proxy's). The client

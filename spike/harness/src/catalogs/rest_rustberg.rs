@@ -6,12 +6,19 @@ use barrier_iceberg::{Connection, RestAuth};
 use barrier_sink::SinkError;
 
 use super::rest::{connection, env, profile};
-use super::{Access, Place, Profile, Server};
+use super::{Access, Place, Profile, RestServer, Server};
 
 const URL: &str = "BARRIER_RUSTBERG_URL";
 
-pub(super) const PROFILE: Profile =
-    profile("rustberg", Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL" }, true, connect);
+pub(super) const PROFILE: Profile = profile(
+    "rustberg",
+    RestServer {
+        server: Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL" },
+        idempotency_keys: true,
+        authenticates: true,
+    },
+    connect,
+);
 
 /// The server at `$BARRIER_RUSTBERG_URL`, with the API key `scripts/rustberg` configured as its
 /// bearer token (a writer given a wrong credential presents that instead), and the warehouse it
