@@ -12,7 +12,8 @@
 //
 // Both reach the table through iceberg-go's SQL catalog (iceberg-catalog-sql's tables, schema V1)
 // on SQLite (mattn/go-sqlite3) or PostgreSQL (pgx), and its local-file IO for the file://
-// warehouse. The swap is the catalog's CommitTable, which the peer wraps to report swap-reached.
+// warehouse; or through its REST catalog, with its S3 IO on the S3 endpoint the REST servers
+// share. The swap is the catalog's CommitTable, which the peer wraps to report swap-reached.
 package main
 
 import (
@@ -35,7 +36,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/catalog/rest"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	iceio "github.com/apache/iceberg-go/io"
+	_ "github.com/apache/iceberg-go/io/gocloud/s3"
 	"github.com/apache/iceberg-go/table"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "github.com/mattn/go-sqlite3"
@@ -99,9 +103,15 @@ type location struct {
 	URI         string `json:"uri"`
 }
 
+// tables is what the peer asks of its catalog, SQL or REST.
+type tables interface {
+	LoadTable(ctx context.Context, ident table.Identifier) (*table.Table, error)
+	CommitTable(ctx context.Context, ident table.Identifier, reqs []table.Requirement, updates []table.Update) (table.Metadata, string, error)
+}
+
 type peer struct {
 	assertRef bool
-	catalog   *sqlcat.Catalog
+	catalog   tables
 	ident     table.Identifier
 	harness   *harness
 	loads     int
@@ -141,8 +151,14 @@ func open(arm string, loc location, h *harness) (*peer, *peerError) {
 	case "postgres":
 		db, err = sql.Open("pgx", loc.URI)
 		dialect = sqlcat.Postgres
+	case "rest", "rustberg", "rest-fixture":
+		p.catalog, err = restCatalog(loc)
+		if err != nil {
+			return nil, fail("CatalogUnavailable", err)
+		}
+		return p, nil
 	default:
-		return nil, &peerError{Kind: "CatalogUnavailable", Message: "iceberg-go's SQL catalog here reaches sqlite and postgres, not " + loc.Catalog}
+		return nil, &peerError{Kind: "CatalogUnavailable", Message: "no catalog of iceberg-go's here reaches " + loc.Catalog}
 	}
 	if err != nil {
 		return nil, fail("CatalogUnavailable", err)
@@ -156,6 +172,33 @@ func open(arm string, loc location, h *harness) (*peer, *peerError) {
 		return nil, fail("CatalogUnavailable", err)
 	}
 	return p, nil
+}
+
+// restCatalog is iceberg-go's REST catalog on the server at the location's uri, authenticated as
+// the server wants (docs/peer-protocol.md: rest takes the S3 key pair as an OAuth client
+// credential, rustberg the token in $BARRIER_RUSTBERG_TOKEN, rest-fixture nothing), its data
+// through the S3 IO on $BARRIER_S3_ENDPOINT (path-style; checksums only where S3 requires them,
+// which SeaweedFS's S3 needs).
+func restCatalog(loc location) (*rest.Catalog, error) {
+	key, secret := os.Getenv("BARRIER_S3_ACCESS_KEY"), os.Getenv("BARRIER_S3_SECRET_KEY")
+	options := []rest.Option{
+		rest.WithWarehouseLocation(loc.Warehouse),
+		rest.WithAdditionalProps(iceberg.Properties{
+			iceio.S3EndpointURL:            os.Getenv("BARRIER_S3_ENDPOINT"),
+			iceio.S3AccessKeyID:            key,
+			iceio.S3SecretAccessKey:        secret,
+			iceio.S3Region:                 "us-east-1",
+			iceio.S3ForceVirtualAddressing: "false",
+			iceio.S3CompatMode:             "true",
+		}),
+	}
+	switch loc.Catalog {
+	case "rest":
+		options = append(options, rest.WithCredential(key+":"+secret))
+	case "rustberg":
+		options = append(options, rest.WithOAuthToken(os.Getenv("BARRIER_RUSTBERG_TOKEN")))
+	}
+	return rest.NewCatalog(context.Background(), loc.CatalogName, loc.URI, options...)
 }
 
 // load is the table, committing through the observed catalog.

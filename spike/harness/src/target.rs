@@ -169,7 +169,7 @@ impl Target {
     pub fn fails_in(self, scenario: crate::Scenario) -> Option<&'static str> {
         match self.writer() {
             Ok(arm) => arm.fails_in(scenario),
-            Err(peer) => peer.fails_in(scenario),
+            Err(peer) => peer.fails_in(scenario, self.catalog()),
         }
     }
 
@@ -276,8 +276,9 @@ mod tests {
         let delta = Peer::DeltalakePython.spec();
         assert!(Target::peer(delta, None).is_ok());
         assert!(Target::peer(delta, Some(CatalogKind::Sqlite)).is_err());
-        let on: Vec<String> = Target::peer_on(java, CatalogKind::ALL).iter().map(Target::to_string).collect();
-        assert_eq!(on, ["java-iceberg-validator/sqlite", "java-iceberg-validator/postgres"]);
+        let on: Vec<CatalogKind> = Target::peer_on(java, CatalogKind::ALL).iter().filter_map(|t| t.catalog()).collect();
+        assert_eq!(on, java.catalogs, "every catalog it reaches, memory not among them");
+        assert!(!on.contains(&CatalogKind::Memory));
         assert_eq!(Target::peer_on(delta, CatalogKind::ALL).len(), 1);
     }
 }

@@ -21,6 +21,9 @@ pub struct PeerSpec {
     /// Where a peer that claims exactly-once is known to fail (or one that does not, to fail to
     /// duplicate), and why: asserted, as for an arm.
     pub hazards: Hazards,
+    /// The catalogs its hazards were measured on and hold on (`None`: every one it reaches); on
+    /// another it is held to its claim.
+    pub hazards_on: Option<&'static [CatalogKind]>,
     /// The library it commits with (its version: [`PeerSpec::version`]).
     pub library: &'static str,
     pub runtime: Runtime,
@@ -53,54 +56,66 @@ const GO_SQL_NO_RETRY: &str = "iceberg-go 0.7.0's SQL catalog refuses the stale 
 /// does not install).
 const PYICEBERG: &[CatalogKind] = &[CatalogKind::Sqlite, CatalogKind::Rest];
 
-/// Iceberg Java's JDBC catalog and iceberg-go's SQL catalog, on the SQLite file and the
-/// PostgreSQL server (their REST clients would need S3 IO, not wired here yet).
+/// The SQL catalogs: iceberg-go's SQL catalog on the SQLite file and the PostgreSQL server.
 const SQL_CATALOGS: &[CatalogKind] = &[CatalogKind::Sqlite, CatalogKind::Postgres];
+
+/// Every catalog another process reaches: the SQLite file, the PostgreSQL server, and the REST
+/// servers with their warehouse on S3.
+const SHARED_CATALOGS: &[CatalogKind] =
+    &[CatalogKind::Sqlite, CatalogKind::Postgres, CatalogKind::Rest, CatalogKind::Rustberg, CatalogKind::RestFixture];
+
+/// Where the JVM and Go peers run: their SQL catalogs on the SQLite file and the PostgreSQL server
+/// (Iceberg Java's JDBC catalog, iceberg-go's SQL catalog), and their REST catalogs against Iceberg
+/// Java's own REST server (S3FileIO; iceberg-go's S3 IO). Both clients also reach `rest` and
+/// `rustberg` (FINDINGS.md has a run on `rest`); the test command runs them on one REST server, the
+/// reference one, to keep its time.
+const JVM_AND_GO_CATALOGS: &[CatalogKind] = &[CatalogKind::Sqlite, CatalogKind::Postgres, CatalogKind::RestFixture];
 
 registry! {
     /// The peers this project measures.
     pub enum Peer: PeerSpec {
         /// pyiceberg: load, check, append with the library's retry as the table configures it.
         PyicebergNaive => PeerSpec {
-            name: "pyiceberg-naive", format: Format::Iceberg, claims_exactly_once: false, hazards: Hazards::NONE,
+            name: "pyiceberg-naive", format: Format::Iceberg, claims_exactly_once: false, hazards: Hazards::NONE, hazards_on: None,
             library: "pyiceberg", runtime: Runtime::Python, catalogs: PYICEBERG, not_applicable: PEER_FAULTS,
         },
         /// pyiceberg: the library's retry off for its own commits; on `CommitFailedException` it
         /// reloads, checks again and retries (the Python twin of `iceberg-requirement`).
         PyicebergOwnedLoop => PeerSpec {
-            name: "pyiceberg-owned-loop", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE,
+            name: "pyiceberg-owned-loop", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE, hazards_on: None,
             library: "pyiceberg", runtime: Runtime::Python, catalogs: PYICEBERG, not_applicable: PEER_FAULTS,
         },
         /// Iceberg Java: load, check, then the append with `validateWith(SnapshotAncestryValidator)`
         /// over the epoch, which the library runs on every base it applies the append to.
         JavaIcebergValidator => PeerSpec {
-            name: "java-iceberg-validator", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE,
-            library: "iceberg-java", runtime: Runtime::Jvm, catalogs: SQL_CATALOGS, not_applicable: PEER_FAULTS,
+            name: "java-iceberg-validator", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE, hazards_on: None,
+            library: "iceberg-java", runtime: Runtime::Jvm, catalogs: JVM_AND_GO_CATALOGS, not_applicable: PEER_FAULTS,
         },
         /// Iceberg Java: check once, then the append with the library's retry (Flink `IcebergSink`'s
         /// shape).
         JavaIcebergNaive => PeerSpec {
-            name: "java-iceberg-naive", format: Format::Iceberg, claims_exactly_once: false, hazards: Hazards::NONE,
-            library: "iceberg-java", runtime: Runtime::Jvm, catalogs: SQL_CATALOGS, not_applicable: PEER_FAULTS,
+            name: "java-iceberg-naive", format: Format::Iceberg, claims_exactly_once: false, hazards: Hazards::NONE, hazards_on: None,
+            library: "iceberg-java", runtime: Runtime::Jvm, catalogs: JVM_AND_GO_CATALOGS, not_applicable: PEER_FAULTS,
         },
         /// iceberg-go: load, check, then the append in a transaction that asserts `main` at the
         /// loaded head (`Transaction.AssertRefSnapshotID`); on `ErrCommitFailed` it reloads, checks
         /// again and retries (the Go twin of `iceberg-requirement`).
         GoIcebergAssertRef => PeerSpec {
-            name: "go-iceberg-assert-ref", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE,
-            library: "iceberg-go", runtime: Runtime::Go, catalogs: SQL_CATALOGS, not_applicable: PEER_FAULTS,
+            name: "go-iceberg-assert-ref", format: Format::Iceberg, claims_exactly_once: true, hazards: Hazards::NONE, hazards_on: None,
+            library: "iceberg-go", runtime: Runtime::Go, catalogs: JVM_AND_GO_CATALOGS, not_applicable: PEER_FAULTS,
         },
         /// iceberg-go: check once, then the append with the library's retry, which replays it onto
         /// the refreshed head.
         GoIcebergNaive => PeerSpec {
             name: "go-iceberg-naive", format: Format::Iceberg, claims_exactly_once: false,
             hazards: Hazards { fails_in: &[(Scenario::HeldWindow, GO_SQL_NO_RETRY), (Scenario::HeldAtSwap, GO_SQL_NO_RETRY)], stalls: None },
-            library: "iceberg-go", runtime: Runtime::Go, catalogs: SQL_CATALOGS, not_applicable: PEER_FAULTS,
+            hazards_on: Some(SQL_CATALOGS),
+            library: "iceberg-go", runtime: Runtime::Go, catalogs: JVM_AND_GO_CATALOGS, not_applicable: PEER_FAULTS,
         },
         /// `write_deltalake` with a `txn` (`CommitProperties(app_transactions=...)`) on the table
         /// the version was read from; on `CommitFailedError` it reloads and checks again.
         DeltalakePython => PeerSpec {
-            name: "deltalake-python", format: Format::Delta, claims_exactly_once: true, hazards: Hazards::NONE,
+            name: "deltalake-python", format: Format::Delta, claims_exactly_once: true, hazards: Hazards::NONE, hazards_on: None,
             library: "deltalake", runtime: Runtime::Python, catalogs: &[],
             not_applicable: &[
                 PEER_OUTAGES,
@@ -116,16 +131,17 @@ impl PeerSpec {
     /// A user's peer, `verdict --peer NAME=COMMAND`: `COMMAND` (a shell command) speaks the
     /// protocol for an Iceberg sink named `NAME` that claims exactly-once, on the catalogs another
     /// process reaches with nothing but a file (`sqlite`) or a server (`postgres`, `rest`,
-    /// `rest-rustberg`). What it cannot run is what no peer can. Made once per process, so leaked.
+    /// `rustberg`, `rest-fixture`). What it cannot run is what no peer can. Made once per process, so leaked.
     pub fn user(name: &str, command: &str) -> &'static PeerSpec {
         Box::leak(Box::new(PeerSpec {
             name: Box::leak(name.into()),
             format: Format::Iceberg,
             claims_exactly_once: true,
             hazards: Hazards::NONE,
+            hazards_on: None,
             library: "user's command",
             runtime: Runtime::Command(Box::leak(command.into())),
-            catalogs: &[CatalogKind::Sqlite, CatalogKind::Postgres, CatalogKind::Rest, CatalogKind::Rustberg],
+            catalogs: SHARED_CATALOGS,
             not_applicable: PEER_FAULTS,
         }))
     }
@@ -158,9 +174,15 @@ impl PeerSpec {
         self.not_applicable.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
     }
 
-    /// Why the scenario's body must fail on this peer, if it must ([`Hazards::fails_in`]).
-    pub fn fails_in(&self, scenario: Scenario) -> Option<&'static str> {
-        self.hazards.fails_in.iter().find(|(s, _)| *s == scenario).map(|(_, why)| *why)
+    /// Why the scenario's body must fail on this peer on `catalog`, if it must
+    /// ([`Hazards::fails_in`], where its hazards hold).
+    pub fn fails_in(&self, scenario: Scenario, catalog: Option<CatalogKind>) -> Option<&'static str> {
+        let holds = match (self.hazards_on, catalog) {
+            (Some(on), Some(catalog)) => on.contains(&catalog),
+            _ => true,
+        };
+        let hazard = self.hazards.fails_in.iter().find(|(s, _)| *s == scenario);
+        hazard.filter(|_| holds).map(|(_, why)| *why)
     }
 }
 
@@ -175,6 +197,15 @@ mod tests {
         assert_eq!(Peer::JavaIcebergValidator.spec().version(), Some("1.12.0"));
         assert_eq!(Peer::GoIcebergAssertRef.spec().version(), Some("0.7.0"));
         assert_eq!(PeerSpec::user("mine", "./my-sink").version(), None);
+    }
+
+    #[test]
+    fn a_hazard_holds_only_on_the_catalogs_it_was_measured_on() {
+        let naive = Peer::GoIcebergNaive.spec();
+        assert!(naive.fails_in(Scenario::HeldWindow, Some(CatalogKind::Sqlite)).is_some());
+        assert!(naive.fails_in(Scenario::HeldWindow, Some(CatalogKind::Postgres)).is_some());
+        assert_eq!(naive.fails_in(Scenario::HeldWindow, Some(CatalogKind::Rest)), None);
+        assert_eq!(naive.fails_in(Scenario::ReplayWritesNothing, Some(CatalogKind::Sqlite)), None);
     }
 
     #[test]

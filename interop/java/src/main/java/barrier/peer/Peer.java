@@ -36,6 +36,7 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
@@ -52,6 +53,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -74,7 +76,8 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Both reach the table through Iceberg Java's JDBC catalog (the tables iceberg-catalog-sql
  * keeps, schema V1) and its default FileIO, HadoopFileIO, which reads the {@code file://}
- * warehouse the Rust fixtures write. The swap is the table operations' {@code commit}, which the
+ * warehouse the Rust fixtures write; or through its REST catalog, with S3FileIO on the S3
+ * endpoint the REST servers share. The swap is the table operations' {@code commit}, which the
  * peer wraps to report {@code swap-reached}.
  */
 public final class Peer {
@@ -140,7 +143,7 @@ public final class Peer {
   }
 
   private final boolean validator;
-  private final JdbcCatalog catalog;
+  private final Catalog catalog;
   private final TableIdentifier identifier;
   private final Harness harness;
   private int loads;
@@ -157,17 +160,22 @@ public final class Peer {
     this.identifier = identifier(location);
   }
 
-  /** The JDBC catalog the fixture's table is in: iceberg-catalog-sql's tables, on SQLite or PostgreSQL. */
-  static JdbcCatalog catalog(JsonNode location) throws PeerError {
+  /**
+   * The catalog the fixture's table is in: the JDBC catalog on iceberg-catalog-sql's tables (SQLite
+   * or PostgreSQL), or the REST catalog of one of the project's REST servers.
+   */
+  static Catalog catalog(JsonNode location) throws PeerError {
     String kind = location.path("catalog").asText();
     String uri =
         switch (kind) {
           case "sqlite" -> "jdbc:sqlite:" + location.path("sqlite_file").asText();
           case "postgres" -> jdbcPostgres(location.path("uri").asText());
-          default ->
-              throw new PeerError(
-                  "CatalogUnavailable", "Iceberg Java's JDBC catalog here reaches sqlite and postgres, not " + kind);
+          case "rest", "rustberg", "rest-fixture" -> null;
+          default -> throw new PeerError("CatalogUnavailable", "no catalog of Iceberg Java's here reaches " + kind);
         };
+    if (uri == null) {
+      return rest(kind, location);
+    }
     JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
     catalog.initialize(
@@ -178,6 +186,52 @@ public final class Peer {
             // iceberg-catalog-sql's tables have the V1 schema's `iceberg_type` column.
             "jdbc.schema-version", "V1"));
     return catalog;
+  }
+
+  /**
+   * Iceberg Java's REST catalog on the server at the location's {@code uri}, authenticated as the
+   * server wants (docs/peer-protocol.md: {@code rest} takes the S3 key pair as an OAuth client
+   * credential, {@code rustberg} the token in {@code $BARRIER_RUSTBERG_TOKEN}, {@code
+   * rest-fixture} nothing), its data through S3FileIO on {@code $BARRIER_S3_ENDPOINT}.
+   */
+  static Catalog rest(String kind, JsonNode location) throws PeerError {
+    String endpoint = env("BARRIER_S3_ENDPOINT");
+    String key = env("BARRIER_S3_ACCESS_KEY");
+    String secret = env("BARRIER_S3_SECRET_KEY");
+    // SeaweedFS's S3 refuses the SDK's default request checksums (a bad Content-MD5).
+    System.setProperty("aws.requestChecksumCalculation", "when_required");
+    System.setProperty("aws.responseChecksumValidation", "when_required");
+    Map<String, String> properties = new java.util.HashMap<>(Map.of(
+        CatalogProperties.URI, location.path("uri").asText(),
+        CatalogProperties.WAREHOUSE_LOCATION, location.path("warehouse").asText(),
+        CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO",
+        "s3.endpoint", endpoint,
+        "s3.path-style-access", "true",
+        "s3.access-key-id", key,
+        "s3.secret-access-key", secret,
+        "client.region", "us-east-1",
+        "http-client.type", "urlconnection"));
+    switch (kind) {
+      case "rest" -> properties.put("credential", key + ":" + secret);
+      case "rustberg" -> properties.put("token", env("BARRIER_RUSTBERG_TOKEN"));
+      default -> {}
+    }
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.setConf(new org.apache.hadoop.conf.Configuration());
+    try {
+      catalog.initialize(location.path("catalog_name").asText(), properties);
+    } catch (RuntimeException e) {
+      throw new PeerError("CatalogUnavailable", e.toString(), e);
+    }
+    return catalog;
+  }
+
+  static String env(String name) throws PeerError {
+    String value = System.getenv(name);
+    if (value == null) {
+      throw new PeerError("CatalogUnavailable", name + " is not set");
+    }
+    return value;
   }
 
   static TableIdentifier identifier(JsonNode location) {
