@@ -17,7 +17,7 @@ fn bench(c: &mut Criterion) {
     let rt = runtime();
     let mut group = c.benchmark_group("commit");
     for history in HISTORIES {
-        for target in barrier_benches::ARMS.into_iter().flat_map(|arm| Target::on(arm, &CatalogKind::embedded())) {
+        for target in barrier_benches::arms().into_iter().flat_map(|arm| Target::on(arm, &CatalogKind::embedded())) {
             if target.catalog().is_none() && history > DELTA_MAX_HISTORY {
                 continue;
             }

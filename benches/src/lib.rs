@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use barrier_harness::{Arm, DeltaArm, Fixture, IcebergArm, Target};
+use barrier_harness::{Arm, Fixture, IcebergArm, Target};
 use barrier_iceberg::HeadManifests;
 use barrier_iceberg::storage_io::StorageIo;
 use barrier_sink::{AppId, CallCounts, CommitSink, Epoch};
@@ -21,30 +21,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::syscalls::Syscalls;
 
-/// Every arm a commit is measured for, floors first (Iceberg's, then Delta's after the Iceberg
-/// arms), in the order the tables print them: the suite's arms, the production sinks' last.
-pub const ARMS: [Arm; 16] = [
-    Arm::Iceberg(IcebergArm::Unguarded),
-    Arm::Iceberg(IcebergArm::NaiveStock),
-    Arm::Iceberg(IcebergArm::CatalogGuard),
-    Arm::Iceberg(IcebergArm::FileKey),
-    Arm::Iceberg(IcebergArm::Action),
-    Arm::Iceberg(IcebergArm::Requirement),
-    Arm::Iceberg(IcebergArm::Validator),
-    Arm::Iceberg(IcebergArm::SnapshotId),
-    Arm::Iceberg(IcebergArm::ValidatorFirstOnBase),
-    Arm::Iceberg(IcebergArm::NoRebase),
-    Arm::Iceberg(IcebergArm::AsFlink),
-    Arm::Iceberg(IcebergArm::AsArroyo),
-    Arm::Iceberg(IcebergArm::AsKafkaConnect),
-    Arm::Iceberg(IcebergArm::AsMaterialize),
-    Arm::Delta(DeltaArm::DeltaPlain),
-    Arm::Delta(DeltaArm::Delta),
-];
+/// Every arm a commit is measured for, from the registry: each arm and floor its name alone
+/// designates (the arms on iceberg 0.10.1, the release they were designed on, and the patched
+/// build's `iceberg-naive` left out: its commit is the stock one's), in the registry's order.
+pub fn arms() -> Vec<Arm> {
+    Arm::all().filter(|arm| arm.label() == arm.name()).collect()
+}
 
-/// The Iceberg arms of [`ARMS`]: those that commit through a catalog.
+/// The Iceberg arms of [`arms`]: those that commit through a catalog.
 pub fn iceberg_arms() -> impl Iterator<Item = IcebergArm> {
-    ARMS.into_iter().filter_map(|arm| match arm {
+    arms().into_iter().filter_map(|arm| match arm {
         Arm::Iceberg(arm) => Some(arm),
         Arm::Delta(_) => None,
     })
@@ -249,4 +235,36 @@ pub fn render_counts(counts: &[CommitCount]) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arms_measured_are_every_arm_and_floor_once_per_name_on_0_10_1() {
+        let names: Vec<&str> = arms().into_iter().map(Arm::name).collect();
+        assert_eq!(
+            names,
+            [
+                "delta",
+                "delta-plain",
+                "iceberg-naive",
+                "iceberg-catalog-guard",
+                "iceberg-file-key",
+                "iceberg-action",
+                "iceberg-requirement",
+                "iceberg-validator",
+                "iceberg-snapshot-id",
+                "iceberg-no-rebase",
+                "iceberg-validator-first-on-base",
+                "as-flink",
+                "as-arroyo",
+                "as-kafka-connect",
+                "as-materialize",
+                "iceberg-unguarded",
+            ]
+        );
+        assert!(arms().iter().all(|arm| arm.build().is_none_or(|build| build.version() == "0.10.1")));
+    }
 }

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arrow_array::RecordBatch;
 use barrier_benches::callgrind;
 use barrier_benches::syscalls::{self, Syscalls};
-use barrier_benches::{ARMS, CommitCount, app, commit_counts_file, render_counts};
+use barrier_benches::{CommitCount, app, arms, commit_counts_file, render_counts};
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::{Arm, CatalogKind, Fixture, IcebergArm, Target};
 use barrier_iceberg::HeadManifests;
@@ -203,7 +203,7 @@ struct Options {
 
 impl Options {
     fn of(cli: &Cli) -> Self {
-        let arms = if cli.arms.is_empty() { ARMS.to_vec() } else { cli.arms.clone() };
+        let arms = if cli.arms.is_empty() { arms() } else { cli.arms.clone() };
         let catalogs = if cli.catalogs.is_empty() { CatalogKind::embedded() } else { cli.catalogs.clone() };
         let mut targets = vec![];
         for history in &cli.histories {

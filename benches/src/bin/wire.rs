@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use barrier_benches::{ARMS, app, criterion_dir};
+use barrier_benches::{app, arms, criterion_dir};
 use barrier_harness::batch::{BATCH_ROWS, batch, commit_history};
 use barrier_harness::catalogs::Access;
 use barrier_harness::proxy::{FaultProxy, Wire};
@@ -81,7 +81,7 @@ async fn count(arm: Arm, history: u64) -> Result<Count, String> {
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let arms: Vec<Arm> =
-        if cli.arms.is_empty() { ARMS.into_iter().filter(|arm| arm.build().is_some()).collect() } else { cli.arms };
+        if cli.arms.is_empty() { arms().into_iter().filter(|arm| arm.build().is_some()).collect() } else { cli.arms };
     let mut lines = vec![];
     println!("| commit | requests | bytes sent | bytes received | loads / updates |\n|---|---|---|---|---|");
     for history in &cli.histories {
