@@ -3,7 +3,7 @@
 //! and Go (`interop/go`, which `scripts/go-peer` builds), each found the same way ([`program`]);
 //! or a user's command.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The file the peers run from.
 pub const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../interop/peer.py");
@@ -73,8 +73,10 @@ pub enum Runtime {
 
 impl Runtime {
     /// The program and the arguments before the peer's mode (`serve`) that start a peer, or why
-    /// this machine cannot.
-    pub fn command(self) -> Result<(PathBuf, Vec<String>), String> {
+    /// this machine cannot. `scratch`: a directory of the process's own for its runtime's temporary
+    /// files, which the caller removes once the process is gone (a JVM extracts its native
+    /// libraries into one and deletes them at exit, which a killed JVM never reaches).
+    pub fn command(self, scratch: &Path) -> Result<(PathBuf, Vec<String>), String> {
         match self {
             Runtime::Python => Ok((python()?, vec![SCRIPT.to_string()])),
             Runtime::Jvm => {
@@ -83,8 +85,10 @@ impl Runtime {
                     format!("no JVM peers: {JAVA_CLASSPATH}: {e} (scripts/java-peer builds them; scripts/test does)")
                 })?;
                 let classpath = classpath.trim();
+                let tmpdir = format!("-Djava.io.tmpdir={}", scratch.display());
                 // Arrow's memory needs java.nio opened to it on Java 17.
-                let args = ["--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", classpath, "barrier.peer.Peer"];
+                let args =
+                    [&tmpdir, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", classpath, "barrier.peer.Peer"];
                 Ok((java, args.map(String::from).to_vec()))
             }
             Runtime::Go => Ok((go_peer()?, vec![])),
@@ -96,7 +100,7 @@ impl Runtime {
 
     /// Why a peer of this runtime cannot start here, if it cannot.
     pub fn unavailable(self) -> Option<String> {
-        self.command().err()
+        self.command(&std::env::temp_dir()).err()
     }
 }
 

@@ -147,14 +147,14 @@ mod user_peer {
     /// `verdict --only-peers --peer mine=SCRIPT --json` where SCRIPT serves `wrapped`: its exit
     /// status and cells. `None` (SKIPPED printed) where what runs `wrapped` is missing.
     fn verdict(wrapped: Peer) -> Option<(bool, Vec<serde_json::Value>)> {
-        let (program, args) = match wrapped.spec().runtime.command() {
+        let dir = tempfile::tempdir().unwrap();
+        let (program, args) = match wrapped.spec().runtime.command(dir.path()) {
             Ok(command) => command,
             Err(why) => {
                 println!("SKIPPED user peer wrapping {wrapped}: {why}");
                 return None;
             }
         };
-        let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("my-sink");
         let quoted: Vec<String> = std::iter::once(program.display().to_string())
             .chain(args)

@@ -100,11 +100,14 @@ pub(super) struct Process {
     /// What the process wrote on stderr (the end of it), for the error when it dies.
     stderr: Arc<SyncMutex<String>>,
     stderr_reader: tokio::task::JoinHandle<()>,
+    /// The runtime's temporary files, removed with the process (after `child`, killed on drop).
+    _scratch: tempfile::TempDir,
 }
 
 impl Process {
     pub(super) async fn spawn(peer: &PeerSpec, location: &TableLocation) -> Result<Self, SinkError> {
-        let (program, args) = peer.runtime.command().map_err(|why| SinkError::Peer(why.into()))?;
+        let scratch = tempfile::tempdir().map_err(|e| SinkError::Peer(Box::new(e)))?;
+        let (program, args) = peer.runtime.command(scratch.path()).map_err(|why| SinkError::Peer(why.into()))?;
         let location = serde_json::to_string(location).expect("a location serializes");
         let mut child = Command::new(&program)
             .args(args)
@@ -137,6 +140,7 @@ impl Process {
             child,
             stderr,
             stderr_reader,
+            _scratch: scratch,
         };
         match process.next().await? {
             Line::Ready => Ok(process),

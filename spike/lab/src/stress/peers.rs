@@ -48,7 +48,10 @@ pub fn command(
     id: usize,
     dir: &Path,
 ) -> std::io::Result<Command> {
-    let (program, args) = peer.spec().runtime.command().map_err(std::io::Error::other)?;
+    // In the run's directory, so that what a killed process leaves goes with the run.
+    let scratch = dir.join(format!("peer-{id}.tmp"));
+    std::fs::create_dir_all(&scratch)?;
+    let (program, args) = peer.spec().runtime.command(&scratch).map_err(std::io::Error::other)?;
     let stderr = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(format!("peer-{id}.stderr")))?;
     let mut command = Command::new(program);
     command
