@@ -15,6 +15,7 @@
 //! rest --peer ...` by hand).
 
 use std::process::Command;
+use std::sync::{Mutex, PoisonError};
 
 use barrier_harness::{Arm, CatalogKind, Peer, Target};
 
@@ -52,11 +53,18 @@ fn many_processes_on_rest_fixture_lose_nothing() {
     stress(CatalogKind::RestFixture);
 }
 
+/// The REST servers keep their warehouses on one SeaweedFS, which `rest`'s server faults kill and
+/// bring back: their runs take turns, so that one catalog's faults never strike another's run
+/// (a `rustberg` run once met SeaweedFS down, killed by the `rest` run beside it, while it
+/// created its table).
+static SHARED_S3: Mutex<()> = Mutex::new(());
+
 fn stress(kind: CatalogKind) {
     if let Some(why) = kind.unavailable() {
         println!("SKIPPED many_processes_on_{kind}_lose_nothing: {why}");
         return;
     }
+    let _turn = kind.speaks_rest().then(|| SHARED_S3.lock().unwrap_or_else(PoisonError::into_inner));
     let audits = run(&faults(kind, &[]));
     // Every arm of the suite whose build reaches the catalog (0.11.0's has only memory).
     assert_eq!(audits.len(), Arm::suite().filter(|arm| !Target::on(*arm, &[kind]).is_empty()).count());
