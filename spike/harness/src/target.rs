@@ -35,8 +35,17 @@ pub struct PeerTarget {
     catalog: Option<CatalogKind>,
 }
 
-/// A peer is one by its name (a user's peer is a new spec, made once).
 impl PeerTarget {
+    pub fn spec(&self) -> &'static PeerSpec {
+        self.spec
+    }
+
+    /// Its catalog; `None` for Delta's local log.
+    pub fn catalog(&self) -> Option<CatalogKind> {
+        self.catalog
+    }
+
+    /// A peer is one by its name (a user's peer is a new spec, made once).
     fn key(&self) -> (&'static str, Option<CatalogKind>) {
         (self.spec.name, self.catalog)
     }
