@@ -11,6 +11,11 @@
 //! forward), so a stale replay of the same batch after expiry is still refused by the check.
 //! (c), a rewrite of the table's data, is the suite's `epochs_survive_rewrite`; (d), the cost,
 //! is `benches` (`instructions` at 1 to 10 000 snapshots).
+//! (e) A writer that records the epoch in the summary alone (this project's naive sink, as the
+//! peers do) and commits while the arm's writer is held after its check is fenced by nothing:
+//! the duplicate-file check reads file names, and the foreign writer's have others. Epoch 1
+//! twice, asserted: the claim holds among writers that name their files the same way.
+//! (f) An app id of any length commits: past a file name's limit its key is a digest.
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -31,10 +36,23 @@ static PLAIN: stock::FileKey = stock::FileKey { create_only: false };
 static CREATE_ONLY: stock::FileKey = stock::FileKey { create_only: true };
 
 fn main() -> ExitCode {
-    let hazards: [(&str, Property); 3] = [
+    let hazards: [(&str, Property); 7] = [
         ("a_plain_write_replaces_the_committed_rows", |fx| Box::pin(stale_write(fx, &PLAIN))),
         ("create_only_keeps_the_committed_rows", |fx| Box::pin(stale_write(fx, &CREATE_ONLY))),
         ("expiry_keeps_the_epoch_s_files_live", |fx| Box::pin(stale_replay_after_expiry(fx))),
+        ("a_summary_keyed_writer_s_epoch_is_answered_already_committed", |fx| {
+            Box::pin(property::foreign_commit_before(fx, Strategy::Stock(&stock::Naive)))
+        }),
+        ("a_summary_keyed_writer_in_the_window_is_not_fenced", |fx| {
+            Box::pin(property::foreign_commit_in_window(fx, Strategy::Stock(&stock::Naive)))
+        }),
+        // A 5 000-byte id, and one whose escaping triples it past a file name's 255 bytes.
+        ("a_long_app_id_commits_once", |fx| {
+            Box::pin(async move { property::app_id_commits_once(fx, &"a".repeat(5_000)).await })
+        }),
+        ("an_escaped_app_id_past_a_file_name_s_limit_commits_once", |fx| {
+            Box::pin(async move { property::app_id_commits_once(fx, &"/".repeat(90)).await })
+        }),
     ];
     let trials = [CatalogKind::Sqlite, CatalogKind::Rest, CatalogKind::Rustberg]
         .into_iter()

@@ -9,6 +9,12 @@
 //!   iceberg-rust writer reaches, is `rest_conformance`'s `duplicate_snapshot_id`). What it answers
 //!   is printed, with whether the arm reads it as "already committed"; the epoch is then replayed:
 //!   `AlreadyCommitted`, and the table holds it once.
+//! - A writer that keys its epochs another way (this project's naive sink: the summary and the
+//!   watermark only, as the peers do). Sequentially, after it commits an epoch, the arm's writer
+//!   answers that epoch `AlreadyCommitted`: its look runs on a fresh load (it held the table its
+//!   last commit returned before 2026-12-07, and committed the epoch again). Between the arm's
+//!   check and its swap, it is fenced by nothing (the id is all the swap checks): epoch 1 twice,
+//!   asserted, the scope of the claim.
 //! - Snapshot expiry, held: a writer held after its check of epoch 1 while another writer commits
 //!   epochs 1, 2 (and 3) and every snapshot but the current one expires. Epoch 1's snapshot is
 //!   gone; while the current snapshot names it as its parent, patch 5 still refuses its id (reusing
@@ -28,12 +34,22 @@ use std::sync::Arc;
 
 use barrier_harness::batch::{BATCH_ROWS, batch};
 use barrier_harness::{CatalogKind, Fixture, IcebergArm};
-use barrier_iceberg::patched::DuplicateIdAnswer;
+use barrier_iceberg::Strategy;
+use barrier_iceberg::patched::{self, DuplicateIdAnswer};
 use barrier_sink::{CommitOutcome, CommitSink, HeldWindow, Hooks};
 use property::{Property, app, epoch};
 
 fn main() -> ExitCode {
-    let properties: [(&str, Property); 3] = [
+    let properties: [(&str, Property); 6] = [
+        ("a_long_app_id_commits_once", |fx| {
+            Box::pin(async move { property::app_id_commits_once(fx, &"a".repeat(5_000)).await })
+        }),
+        ("a_summary_keyed_writer_s_epoch_is_answered_already_committed", |fx| {
+            Box::pin(property::foreign_commit_before(fx, Strategy::Patched(&patched::Naive)))
+        }),
+        ("a_summary_keyed_writer_in_the_window_is_not_fenced", |fx| {
+            Box::pin(property::foreign_commit_in_window(fx, Strategy::Patched(&patched::Naive)))
+        }),
         ("a_duplicate_id_is_refused_before_it_is_sent", |fx| Box::pin(duplicate_id(fx))),
         ("a_writer_held_past_expiry_is_refused_while_a_child_names_the_id", |fx| Box::pin(held_past_expiry(fx, 2))),
         ("a_writer_held_past_expiry_commits_again_once_no_snapshot_names_the_id", |fx| {

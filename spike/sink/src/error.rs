@@ -147,25 +147,30 @@ impl Located {
     }
 }
 
-/// An error and its sources, `outer: inner: innermost`, for the places a person reads it. A source
-/// whose text its outer error already printed is left out: iceberg's and opendal's errors print
-/// their own sources, and walking the chain as well printed one S3 failure six times.
+/// An error and its sources on one line, `outer: inner: innermost`, for the places a person
+/// reads it. iceberg's and opendal's errors print their own sources after `, source: `, so each
+/// level is read up to that point, and a level already said (a wrapper repeating what it wraps)
+/// is left out: walking the chain as well had printed one S3 failure six times. Line breaks
+/// inside a message (a peer's, a backtrace's) become spaces.
 pub struct Report<'a>(pub &'a (dyn StdError + 'static));
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut outer = self.0.to_string();
-        f.write_str(&outer)?;
-        let mut next = self.0.source();
-        while let Some(source) = next {
-            let text = source.to_string();
-            if !outer.contains(&text) {
-                write!(f, ": {text}")?;
+        let mut said = String::new();
+        let mut next = Some(self.0);
+        while let Some(error) = next {
+            let text = error.to_string();
+            let own = text.split(", source: ").next().unwrap_or_default();
+            let own = own.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !own.is_empty() && !said.contains(&own) {
+                if !said.is_empty() {
+                    said.push_str(": ");
+                }
+                said.push_str(&own);
             }
-            outer = text;
-            next = source.source();
+            next = error.source();
         }
-        Ok(())
+        f.write_str(&said)
     }
 }
 
@@ -188,7 +193,22 @@ mod tests {
         struct PrintsItsSource(#[source] std::io::Error);
         let io = std::io::Error::other("HTTP 500");
         let err = SinkError::Storage(Box::new(PrintsItsSource(io)));
-        assert_eq!(err.report().to_string(), "storage failed: write failed, source: HTTP 500");
+        assert_eq!(err.report().to_string(), "storage failed: write failed: HTTP 500");
+    }
+
+    #[test]
+    fn a_report_is_one_line_and_says_a_repeated_level_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("create-only write, source: {0}")]
+        struct Write(#[source] Box<dyn StdError + Send + Sync>);
+        let io = std::io::Error::other("File name too long\nBacktrace: 0: main");
+        let inner = Write(Box::new(io));
+        let again = Write(Box::new(inner));
+        let err = SinkError::Storage(Box::new(again));
+        assert_eq!(
+            err.report().to_string(),
+            "storage failed: create-only write: File name too long Backtrace: 0: main"
+        );
     }
 
     #[test]

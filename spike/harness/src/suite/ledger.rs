@@ -70,3 +70,12 @@ pub(super) fn brief(result: &Result<CommitOutcome, SinkError>) -> String {
         Err(err) => err.kind().to_string(),
     }
 }
+
+/// A call's result as a person reads it, on one line: the value, or the error's kind and its
+/// report (never its `Debug`, which carries a backtrace where one is captured).
+pub(super) fn said<T: std::fmt::Debug>(result: &Result<T, SinkError>) -> String {
+    match result {
+        Ok(value) => format!("{value:?}"),
+        Err(err) => format!("{} ({})", err.kind(), err.report()),
+    }
+}

@@ -8,7 +8,7 @@ use arrow_schema::{DataType, Field, Schema};
 use barrier_sink::{CommitOutcome, Epoch, Hooks, SinkError};
 
 use super::Finding;
-use super::ledger::{Ledger, app, epoch};
+use super::ledger::{Ledger, app, epoch, said};
 use crate::batch::{BATCH_ROWS, batch};
 use crate::error::Error;
 use crate::fixture::Fixture;
@@ -125,7 +125,7 @@ pub(super) async fn missing_table(fx: &Fixture) -> Result<Finding, Error> {
             Scenario::MissingTable,
             sink.as_ref(),
             "TableNotFound from commit, committed_epoch and row_count",
-            format!("commit {commit:?}; committed_epoch {check:?}; row_count {still_missing:?}"),
+            format!("commit {}; committed_epoch {}; row_count {}", said(&commit), said(&check), said(&still_missing)),
             typed(commit.as_ref().err()) && typed(check.as_ref().err()) && typed(still_missing.as_ref().err()),
         )
         .await
@@ -148,7 +148,7 @@ pub(super) async fn schema_mismatch(fx: &Fixture) -> Result<Finding, Error> {
             Scenario::SchemaMismatch,
             sink.as_ref(),
             "SchemaMismatch, epoch still free, then the right batch commits at epoch 1",
-            format!("{rejected:?}; committed_epoch after {after:?}; retry {retried:?}"),
+            format!("{}; committed_epoch after {after:?}; retry {retried:?}", said(&rejected)),
             matches!(rejected, Err(SinkError::SchemaMismatch(_)))
                 && after.is_none()
                 && retried == CommitOutcome::Committed,

@@ -65,9 +65,10 @@ fn sources<'a>(err: &'a ice::Error) -> impl Iterator<Item = &'a (dyn StdError + 
 #[derive(Debug)]
 pub struct StorageFailed(ice::Error);
 
+// Only the mark: what failed is its source, which `Report` prints once.
 impl fmt::Display for StorageFailed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "storage failed: {}", self.0)
+        f.write_str("storage failed")
     }
 }
 

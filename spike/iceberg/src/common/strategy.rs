@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use barrier_sink::{AppId, CommitOutcome, Epoch, Footprint, SinkError};
+use sha2::{Digest, Sha256};
 
 use super::commit_catalog::CommitCatalog;
 use super::create_only;
@@ -50,24 +51,35 @@ impl FileNames {
         match self {
             FileNames::Unique => uuid::Uuid::new_v4().to_string(),
             FileNames::Keyed { create_only } => {
-                // Only ASCII letters, digits and `_` are kept, so that a key has no `-` and
-                // `(app, epoch)` reads back from the name unambiguously; any other byte is `~xx`.
-                let app: String = app
-                    .as_str()
-                    .bytes()
-                    .map(|b| {
-                        if b.is_ascii_alphanumeric() || b == b'_' {
-                            (b as char).to_string()
-                        } else {
-                            format!("~{b:02x}")
-                        }
-                    })
-                    .collect();
                 let once = if create_only { create_only::PREFIX } else { "" };
-                format!("{once}{app}-{epoch}")
+                format!("{once}{}-{epoch}", app_key(app))
             }
         }
     }
+}
+
+/// The longest escaped app id a data file's name spells out. File systems refuse names over 255
+/// bytes (`ENAMETOOLONG`), and escaping can triple an id's length; with the epoch, the prefixes
+/// and the writer's `-00000.parquet`, a name stays under 160 bytes.
+const SPELLED_OUT: usize = 96;
+
+/// The app's part of a keyed file name: the id itself, where it is short, with only ASCII
+/// letters, digits and `_` kept and any other byte written `~xx`, so that the key has no `-`;
+/// past [`SPELLED_OUT`] bytes, `~h` and the SHA-256 of the id in hex, a form escaping never
+/// produces (`~` is followed by two hex digits there, and `h` is not one). Every id is named,
+/// distinct ids by distinct keys (a digest collision aside); nothing reads the app back from a
+/// name (the snapshot's summary records it).
+fn app_key(app: &AppId) -> String {
+    let spelled: String = app
+        .as_str()
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b == b'_' { (b as char).to_string() } else { format!("~{b:02x}") })
+        .collect();
+    if spelled.len() <= SPELLED_OUT {
+        return spelled;
+    }
+    let digest = Sha256::digest(app.as_str().as_bytes());
+    format!("~h{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
 }
 
 /// One way of making an Iceberg commit conditional (or, the floor, of not making it so).
@@ -198,5 +210,30 @@ impl Append {
             return Ok(tx);
         }
         record_watermark(tx, &self.app, self.epoch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(id: &str) -> AppId {
+        AppId::new(id).expect("not empty")
+    }
+
+    #[test]
+    fn every_app_id_is_named_within_a_file_name_s_limit() {
+        let epoch = Epoch::new(i64::MAX as u64).expect("in range");
+        let keyed = FileNames::Keyed { create_only: true };
+        for id in ["a".repeat(5_000), "/".repeat(90), "é".repeat(40), "app-a".to_string()] {
+            let name = format!("{}-00000.parquet", keyed.prefix(&app(&id), epoch));
+            assert!(name.len() <= 255, "{} bytes for an id of {}", name.len(), id.len());
+            assert!(!app_key(&app(&id)).contains('-'), "{name}");
+        }
+        assert_eq!(keyed.prefix(&app("app-a"), Epoch::new(3).unwrap()), "once-app~2da-3");
+        // Distinct long ids, even sharing their first hundred bytes, get distinct keys.
+        let (a, b) = (format!("{}a", "x".repeat(200)), format!("{}b", "x".repeat(200)));
+        assert_ne!(app_key(&app(&a)), app_key(&app(&b)));
+        assert!(app_key(&app(&a)).starts_with("~h"));
     }
 }

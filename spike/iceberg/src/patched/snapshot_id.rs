@@ -22,11 +22,18 @@ use crate::extension_points::SET_SNAPSHOT_ID;
 /// (`spike/lab/tests/snapshot_id.rs`, `rest_conformance`'s `duplicate_snapshot_id`).
 ///
 /// What it decides, and what it does not:
-/// - Its look at the base is one `snapshot_by_id`: the epoch's own id there is a replay. A
+/// - Its look is on a table it loads for every commit (never on the table its last commit
+///   returned: a writer that keys its epochs another way may have committed since, and a held
+///   table would say "free"). One `snapshot_by_id`: the epoch's own id there is a replay. A
 ///   snapshot with that id but another app or epoch in its summary is a collision of the derived
 ///   id, reported as `Corrupt`, never taken for a commit. Then the summary and watermark look
-///   every arm makes, which also answers an epoch below the committed one; that look is not atomic
-///   with the swap, so, as `iceberg-file-key`, it refuses duplicates atomically, not regressions.
+///   every arm makes, which also answers an epoch below the committed one, and an epoch another
+///   kind of writer recorded; that look is not atomic with the swap, so, as `iceberg-file-key`,
+///   it refuses duplicates atomically, not regressions.
+/// - Only writers that derive the same id are fenced at the swap: a writer that records the epoch
+///   in the summary alone (another arm, a peer) and commits between this writer's load and its
+///   swap is seen by neither check, and the epoch lands twice (`snapshot_id::*::a_summary_keyed_
+///   writer_in_the_window_is_not_fenced`, asserted).
 /// - The id check sees every snapshot the metadata holds, on `main` or not, and every parent id
 ///   they name. Once the epoch's snapshot and its child are both expired, the id is free again:
 ///   a writer held past that commits the epoch a second time (the watermark answers a replay,
@@ -65,11 +72,6 @@ impl CommitStrategy for SnapshotId {
     // The look is in the sink; what enforces the claim is the id's refusal in the commit.
     fn check_site(&self) -> CheckSite {
         CheckSite::Sink
-    }
-
-    // The id is refused on the library's refresh inside the commit, whatever base it started from.
-    fn holds_table(&self) -> bool {
-        true
     }
 
     fn replay(&self, base: &Table, app: &AppId, epoch: Epoch) -> Result<Option<CommitOutcome>, SinkError> {
