@@ -339,12 +339,18 @@ def serve(arm, location_json):
         send(out, {"error": e.as_json()})
         return 1
     peer.events = Harness(out, requests)
-    send(out, {"ready": True})
+    # `reopens`: this process serves another table when asked (`open`), so that the harness
+    # keeps it for the next fixture instead of starting a new one (docs/peer-protocol.md).
+    send(out, {"ready": True, "reopens": True})
     for line in requests:
         request = json.loads(line)
         peer.counts.take()
         try:
-            if request["op"] == "commit":
+            if request["op"] == "open":
+                peer = open_peer(arm, json.dumps(request["location"]))
+                peer.events = Harness(out, requests)
+                value = None
+            elif request["op"] == "commit":
                 batch = pa.ipc.open_stream(bytes.fromhex(request["batch"])).read_all()
                 value = peer.commit(request["app"], request["epoch"], batch)
                 value["loads"], value["updates"] = peer.counts.take()

@@ -3,6 +3,8 @@
 //! commit (`instructions`) that `bench-report` prints beside them.
 
 pub mod callgrind;
+pub mod findings;
+pub mod soak;
 pub mod syscalls;
 
 use std::fs::OpenOptions;

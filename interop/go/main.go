@@ -112,10 +112,12 @@ type tables interface {
 type peer struct {
 	assertRef bool
 	catalog   tables
-	ident     table.Identifier
-	harness   *harness
-	loads     int
-	updates   int
+	// db is the SQL catalog's database handle, closed when the peer serves another table.
+	db      *sql.DB
+	ident   table.Identifier
+	harness *harness
+	loads   int
+	updates int
 }
 
 // observed is the catalog as a table commits through it: each swap reported first, each load counted.
@@ -163,6 +165,7 @@ func open(arm string, loc location, h *harness) (*peer, *peerError) {
 	if err != nil {
 		return nil, fail("CatalogUnavailable", err)
 	}
+	p.db = db
 	p.catalog, err = sqlcat.NewCatalog(loc.CatalogName, db, dialect, iceberg.Properties{
 		"warehouse": loc.Warehouse,
 		// iceberg-catalog-sql's tables have the V1 schema's `iceberg_type` column.
@@ -404,14 +407,17 @@ func serve(arm, locationJSON string) int {
 		h.send(map[string]any{"error": perr})
 		return 1
 	}
-	h.send(map[string]bool{"ready": true})
+	// reopens: this process serves another table when asked (open), so that the harness keeps it
+	// for the next fixture instead of starting a new one (docs/peer-protocol.md).
+	h.send(map[string]bool{"ready": true, "reopens": true})
 	ctx := context.Background()
 	for requests.Scan() {
 		var request struct {
-			Op    string `json:"op"`
-			App   string `json:"app"`
-			Epoch int64  `json:"epoch"`
-			Batch string `json:"batch"`
+			Op       string          `json:"op"`
+			App      string          `json:"app"`
+			Epoch    int64           `json:"epoch"`
+			Batch    string          `json:"batch"`
+			Location json.RawMessage `json:"location"`
 		}
 		var value any
 		var perr *peerError
@@ -420,6 +426,19 @@ func serve(arm, locationJSON string) int {
 			perr = fail("Corrupt", err)
 		} else {
 			switch request.Op {
+			case "open":
+				var next location
+				if err := json.Unmarshal(request.Location, &next); err != nil {
+					perr = fail("Corrupt", err)
+					break
+				}
+				var opened *peer
+				if opened, perr = open(arm, next, h); perr == nil {
+					if p.db != nil {
+						p.db.Close()
+					}
+					p = opened
+				}
 			case "commit":
 				batch, err := hex.DecodeString(request.Batch)
 				if err != nil {

@@ -36,4 +36,4 @@ pub use error::Error;
 pub use fixture::{Fixture, WriterOptions};
 pub use peer::{Peer, PeerSpec};
 pub use scenario::Scenario;
-pub use target::{Format, Target};
+pub use target::{Format, LOCAL_FS, Target};

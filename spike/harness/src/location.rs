@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::catalogs::CatalogKind;
 
 /// Where a fixture's table lives, for other engines to open it (the peers, the interop readers):
 /// its JSON is what they read.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "format", rename_all = "lowercase")]
 pub enum TableLocation {
     Delta {

@@ -4,7 +4,7 @@
 
 /// Defines `enum NAME` with one unit variant per entry, `NAME::ALL` (every entry, in order),
 /// `NAME::spec(self) -> &'static SPEC`, and the name both ways (`name`, `named`), as `Display`
-/// and as `Serialize`.
+/// and as `Serialize` and `Deserialize` (a saved run's results name entries so).
 macro_rules! registry {
     (
         $(#[$meta:meta])*
@@ -51,6 +51,13 @@ macro_rules! registry {
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                $name::named(&name).ok_or_else(|| serde::de::Error::custom(format!("no {} named {name}", stringify!($name))))
             }
         }
     };

@@ -12,5 +12,7 @@
 pub mod killlist;
 pub mod names;
 pub mod progress;
+pub mod record;
 pub mod stress;
+pub mod tier;
 pub mod verdict;

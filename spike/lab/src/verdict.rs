@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use barrier_harness::location::TableLocation;
 use barrier_harness::suite::{self, Contention, Finding};
-use barrier_harness::{CatalogKind, Error, Fixture, PeerSpec, Scenario, Target};
+use barrier_harness::{Arm, CatalogKind, Error, Fixture, LOCAL_FS, Peer, PeerSpec, Scenario, Target};
 use serde::Serialize;
 
 use crate::progress::Progress;
@@ -99,9 +99,69 @@ pub async fn run(options: &Options, progress: &mut Progress) -> std::io::Result<
     }
     let report = Report { probe_rounds: options.probe_rounds, catalogs: options.catalogs.clone(), cells };
     if let Some(keep) = &options.keep {
-        std::fs::write(keep.join("manifest.json"), serde_json::to_vec_pretty(&manifest(&report))?)?;
+        write_manifest(&report, &keep.join("manifest.json"))?;
     }
     Ok(report)
+}
+
+/// The binaries whose saved results hold the suite's cells (`barrier_lab::record`).
+const SAVED: [&str; 2] = ["suite", "crash"];
+
+/// The matrix a test run saved under `dir` (`$BARRIER_RESULTS`: `suite.jsonl`, `crash.jsonl`),
+/// instead of running it again: every arm's cell on each of `catalogs`, each of which must be
+/// there (a cell the run left to the full run, or never saved, is an error, not a gap); with
+/// `catalogs` `None`, every saved cell, in the order saved.
+pub fn saved(dir: &Path, catalogs: Option<&[CatalogKind]>) -> Result<Report, String> {
+    let mut found = vec![];
+    for binary in SAVED {
+        let path = dir.join(format!("{binary}.jsonl"));
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let bad = |why: String| format!("{}:{}: {why}", path.display(), n + 1);
+            let line: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+            let cell = &line["cell"];
+            let (label, catalog) = (line["label"].as_str().unwrap_or(""), cell["catalog"].as_str().unwrap_or(""));
+            let target = target_of(label, catalog).ok_or_else(|| bad(format!("no target {label} on {catalog}")))?;
+            let finding: Finding = serde_json::from_value(cell.clone()).map_err(|e| bad(e.to_string()))?;
+            let table: Option<TableLocation> =
+                serde_json::from_value(cell["table"].clone()).map_err(|e| bad(e.to_string()))?;
+            found.push(Cell::new(target, finding, table));
+        }
+    }
+    let Some(catalogs) = catalogs else {
+        return Ok(Report { probe_rounds: suite::PROBE_ROUNDS, catalogs: CatalogKind::ALL.to_vec(), cells: found });
+    };
+    let mut cells = vec![];
+    for target in Target::suite(catalogs) {
+        for &scenario in Scenario::ALL {
+            let at = found.iter().position(|c| c.target == target && c.finding.scenario == scenario);
+            let cell = at
+                .map(|i| found.swap_remove(i))
+                .ok_or_else(|| format!("{} holds no saved result of {target} {scenario}", dir.display()))?;
+            cells.push(cell);
+        }
+    }
+    Ok(Report { probe_rounds: suite::PROBE_ROUNDS, catalogs: catalogs.to_vec(), cells })
+}
+
+/// The target a saved cell names: an arm by its label (`Arm::label`) or a peer by its name, on
+/// its catalog (`local-fs` for Delta).
+fn target_of(label: &str, catalog: &str) -> Option<Target> {
+    let catalog = match catalog {
+        LOCAL_FS => None,
+        name => Some(CatalogKind::named(name)?),
+    };
+    match (Arm::labelled(label), catalog) {
+        (Some(arm @ Arm::Delta(_)), None) => Some(Target::on(arm, &[]).remove(0)),
+        (Some(arm @ Arm::Iceberg(_)), Some(catalog)) => Some(Target::with_catalog(arm, catalog)),
+        (Some(_), _) => None,
+        (None, catalog) => Target::peer(Peer::named(label)?.spec(), catalog).ok(),
+    }
+}
+
+/// Writes `report`'s cells that kept their table to `file`, as `--keep`'s `manifest.json`.
+pub fn write_manifest(report: &Report, file: &Path) -> std::io::Result<()> {
+    std::fs::write(file, serde_json::to_vec_pretty(&manifest(report))?)
 }
 
 /// How many cells [`run`] makes: the total its progress counts to.
@@ -112,7 +172,7 @@ pub fn cells(options: &Options) -> u64 {
 /// What `--keep DIR` leaves in `DIR/manifest.json`: every table, where it is and what it holds.
 fn manifest(report: &Report) -> serde_json::Value {
     serde_json::json!({
-        "tables": report.cells.iter().map(|c| serde_json::json!({
+        "tables": report.cells.iter().filter(|c| c.table.is_some()).map(|c| serde_json::json!({
             "arm": c.arm,
             "build": c.build,
             "catalog": c.catalog,
@@ -128,6 +188,12 @@ fn manifest(report: &Report) -> serde_json::Value {
     })
 }
 
+/// A cell's mark in the matrix (the legend under it says what each means).
+fn mark(cell: &Cell) -> &'static str {
+    let finding = &cell.finding;
+    finding.mark(finding.not_applicable.is_none() && cell.target.fails_in(finding.scenario).is_some())
+}
+
 /// The matrix as text: one row per arm, build and catalog; one column per scenario.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
@@ -141,19 +207,10 @@ pub fn render(report: &Report) -> String {
     for row in &rows {
         out.push_str(&format!("{:width$}", row[0].label()));
         for cell in *row {
-            let known = cell.finding.not_applicable.is_none() && cell.target.fails_in(cell.finding.scenario).is_some();
-            let mark = match (cell.finding.passed, cell.finding.duplicated()) {
-                (false, _) => "FAIL",
-                (true, true) => "dup",
-                (true, false) if cell.finding.not_applicable.is_some() => "n/a",
-                (true, false) if known => "bad",
-                (true, false) => "ok",
-            };
-            out.push_str(&format!("  {mark:>4}"));
+            out.push_str(&format!("  {:>4}", mark(cell)));
         }
-        if let Some(Contention { rounds, overlapped, duplicated }) =
-            row.iter().find_map(|c| c.finding.contention.clone())
-        {
+        let probe = row.iter().find(|c| c.finding.scenario == Scenario::ContentionProbe);
+        if let Some(Contention { rounds, overlapped, duplicated }) = probe.and_then(|c| c.finding.contention.clone()) {
             out.push_str(&format!("  {overlapped}/{rounds}, {duplicated}"));
         }
         out.push('\n');
@@ -163,8 +220,10 @@ pub fn render(report: &Report) -> String {
         out.push_str(&format!("S{} = {scenario}\n", i + 1));
     }
     out.push_str(
-        "ok = as the arm claims; dup = the duplicate the arm is expected to make (asserted); bad = another failure the \
-         arm is known for (a lower epoch committed; asserted); FAIL = not as recorded\n\n",
+        "ok = as the arm claims; dup = a duplicate: asserted where the arm claims exactly-once and is known to make \
+         it, reported where it claims nothing; bad = another failure the arm is known for (asserted); n/a = the \
+         scenario does not apply; FAIL = not as recorded, or a free race whose writers never overlapped (not \
+         evidence: S4 races again until they do, at most 8 rounds; S5 must overlap in some of its 40)\n\n",
     );
     for row in &rows {
         let head = &row[0];

@@ -10,12 +10,10 @@ use barrier_harness::{CatalogKind, Scenario, Target};
 use barrier_sink::fail::FailScenario;
 
 fn main() -> ExitCode {
-    let trials = Target::suite(CatalogKind::ALL)
+    let cells = Target::suite(CatalogKind::ALL)
         .into_iter()
-        .flat_map(|target| {
-            let scenarios = Scenario::ALL.iter().copied().filter(|s| s.spec().exclusive);
-            scenarios.map(move |scenario| common::trial(target, scenario, FailScenario::setup))
-        })
-        .collect();
+        .flat_map(|target| Scenario::ALL.iter().filter(|s| s.spec().exclusive).map(move |s| (target, *s)));
+    let trials =
+        common::tiered(cells).map(|(target, scenario)| common::trial(target, scenario, FailScenario::setup)).collect();
     libtest_mimic::run(&common::arguments(), trials).exit_code()
 }

@@ -21,17 +21,18 @@ use iceberg::transaction::{ApplyTransactionAction, Transaction};
 use libtest_mimic::Trial;
 
 fn main() -> ExitCode {
-    let mut trials = vec![];
-    for peer in Peer::ALL.iter().map(|peer| peer.spec()) {
-        for target in Target::peer_on(peer, CatalogKind::ALL) {
-            for &scenario in Scenario::ALL.iter().filter(|s| peer.not_applicable(**s).is_none()) {
-                trials.push(common::trial(target, scenario, || ()));
-            }
-        }
-    }
+    let cells = Peer::ALL.iter().map(|peer| peer.spec()).flat_map(|peer| {
+        Target::peer_on(peer, CatalogKind::ALL).into_iter().flat_map(move |target| {
+            Scenario::ALL.iter().filter(move |s| peer.not_applicable(**s).is_none()).map(move |s| (target, *s))
+        })
+    });
+    let mut trials: Vec<Trial> =
+        common::tiered(cells).map(|(target, scenario)| common::trial(target, scenario, || ())).collect();
     trials.extend(retries_zero::trials());
     trials.extend(user_peer::trials());
-    libtest_mimic::run(&common::arguments(), trials).exit_code()
+    let conclusion = libtest_mimic::run(&common::arguments(), trials);
+    common::runtime().block_on(async { barrier_harness::peer::stop_idle() });
+    conclusion.exit_code()
 }
 
 /// One writer commits epoch 1 on a table it loaded when the epoch was free, after another

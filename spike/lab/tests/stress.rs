@@ -14,58 +14,91 @@
 //! Python, JVM and Go processes) on one table, SIGKILLs hitting both (on SQLite; `stress --catalog
 //! rest --peer ...` by hand).
 
-use std::process::Command;
-use std::sync::{Mutex, PoisonError};
+#[allow(dead_code, reason = "the runtime is the other test binaries'")]
+#[path = "common/cli.rs"]
+mod cli;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 
 use barrier_harness::{Arm, CatalogKind, Peer, Target};
+use barrier_lab::tier::{Tier, stress_full_run_only};
+use libtest_mimic::Trial;
 
-#[test]
-fn many_processes_on_sqlite_lose_nothing() {
-    stress(CatalogKind::Sqlite);
+/// `many_processes_on_<catalog>_lose_nothing` on every shared catalog this tier stresses (CI
+/// leaves PostgreSQL, Rustberg and the Java REST fixture to the full run, `barrier_lab::tier`),
+/// then the mixed races. Two at a time unless `--test-threads` says fewer: each starts
+/// processes of its own, and servers of its own where it kills them.
+fn main() -> ExitCode {
+    let tier = Tier::current();
+    let mut trials = vec![];
+    for &kind in CatalogKind::ALL.iter().filter(|kind| kind.shared()) {
+        match stress_full_run_only(kind).filter(|_| tier == Tier::Ci) {
+            Some(covered) => println!("stress on {kind} left to the full run; covered in CI by {covered}"),
+            None => trials.push(Trial::test(format!("many_processes_on_{kind}_lose_nothing"), move || {
+                stress(kind);
+                Ok(())
+            })),
+        }
+    }
+    let races: [(&str, fn()); 3] = [
+        ("mixed_race_of_guarded_writers_loses_nothing", mixed_race_of_guarded_writers_loses_nothing),
+        ("mixed_race_across_four_implementations_loses_nothing", mixed_race_across_four_implementations_loses_nothing),
+        ("mixed_race_with_a_naive_peer_duplicates", mixed_race_with_a_naive_peer_duplicates),
+    ];
+    trials.extend(races.map(|(name, race)| {
+        Trial::test(name, move || {
+            race();
+            Ok(())
+        })
+    }));
+    let mut arguments = cli::arguments();
+    arguments.test_threads = Some(arguments.test_threads.map_or(2, |n| n.min(2)));
+    libtest_mimic::run(&arguments, trials).exit_code()
 }
 
-/// The production-shaped SQL catalog: iceberg-catalog-sql on PostgreSQL. `scripts/test` starts a
-/// server on loopback (`scripts/postgres`) and exports its URL.
-#[test]
-fn many_processes_on_postgres_lose_nothing() {
-    stress(CatalogKind::Postgres);
+/// A server of the run's own, for a catalog whose server it kills (`--server-kills`): the
+/// catalog's script started on a data directory of its own (`Server::data`), so that the kills
+/// strike no other test's server (the suite runs beside `stress` in the test command; a `rustberg`
+/// run once met the shared SeaweedFS down, killed by the `rest` run beside it). Stopped when
+/// dropped.
+struct OwnServer {
+    script: PathBuf,
+    env: Vec<(String, String)>,
 }
 
-/// An Iceberg REST catalog that enforces the requirements itself, data on S3. `scripts/test`
-/// starts one on loopback (`scripts/seaweedfs`) and exports its addresses.
-#[test]
-fn many_processes_on_rest_lose_nothing() {
-    stress(CatalogKind::Rest);
+impl OwnServer {
+    fn start(kind: CatalogKind) -> Option<Self> {
+        let server = kind.server()?;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let script = root.join("scripts").join(server.script);
+        let dir = root.join("target").join(format!("{}-stress", server.script));
+        let output = Command::new(&script).arg("start").env(server.data, &dir).output().expect("the script runs");
+        assert!(output.status.success(), "{} start: {}", script.display(), String::from_utf8_lossy(&output.stderr));
+        let mut env = vec![(server.data.to_string(), dir.display().to_string())];
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            if let Some((name, value)) = line.strip_prefix("export ").and_then(|l| l.split_once('=')) {
+                env.push((name.to_string(), value.to_string()));
+            }
+        }
+        Some(Self { script, env })
+    }
 }
 
-/// A second REST server, with its own requirement checks and `Idempotency-Key` support (which
-/// iceberg-rust does not use). `scripts/test` starts one on loopback (`scripts/rustberg`).
-#[test]
-fn many_processes_on_rustberg_lose_nothing() {
-    stress(CatalogKind::Rustberg);
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.script).arg("stop").envs(self.env.iter().cloned()).status();
+    }
 }
-
-/// A third REST server: the one apache/iceberg's REST fixture runs (Iceberg Java's
-/// `CatalogHandlers` deciding each commit on a JDBC catalog). `scripts/test` starts it on loopback
-/// (`scripts/rest-fixture`).
-#[test]
-fn many_processes_on_rest_fixture_lose_nothing() {
-    stress(CatalogKind::RestFixture);
-}
-
-/// The REST servers keep their warehouses on one SeaweedFS, which `rest`'s server faults kill and
-/// bring back: their runs take turns, so that one catalog's faults never strike another's run
-/// (a `rustberg` run once met SeaweedFS down, killed by the `rest` run beside it, while it
-/// created its table).
-static SHARED_S3: Mutex<()> = Mutex::new(());
 
 fn stress(kind: CatalogKind) {
     if let Some(why) = kind.unavailable() {
         println!("SKIPPED many_processes_on_{kind}_lose_nothing: {why}");
         return;
     }
-    let _turn = kind.speaks_rest().then(|| SHARED_S3.lock().unwrap_or_else(PoisonError::into_inner));
-    let audits = run(&faults(kind, &[]));
+    let own = OwnServer::start(kind);
+    let env = own.as_ref().map_or(&[][..], |own| &own.env[..]);
+    let audits = run(&faults(kind, &[]), env);
     // Every arm of the suite whose build reaches the catalog (0.11.0's has only memory).
     assert_eq!(audits.len(), Arm::suite().filter(|arm| !Target::on(*arm, &[kind]).is_empty()).count());
     for audit in &audits {
@@ -82,7 +115,7 @@ fn stress(kind: CatalogKind) {
     // offering the same rows (a source that replays deterministically): then they must not stall.
     for arm in Arm::suite().filter(|arm| arm.stalls().is_some() && !Target::on(*arm, &[kind]).is_empty()) {
         let label = arm.label();
-        for audit in run(&faults(kind, &["--arm", &label, "--same-batches"])) {
+        for audit in run(&faults(kind, &["--arm", &label, "--same-batches"]), env) {
             assert_eq!(count(&audit, "stalled_writers"), 0, "{label} on {kind} stalled with the same batches");
             assert_faults_struck(&audit, kind);
         }
@@ -147,7 +180,6 @@ fn assert_faults_struck(audit: &serde_json::Value, kind: CatalogKind) {
 /// `pyiceberg-owned-loop` peers. Delta: 3 `delta` writers with 1 `deltalake-python` peer, since
 /// the peer (a release build of delta-rs) commits about five times as fast as this debug build's
 /// Delta sink, and the Rust writers must still reach (and die at) every step of their commits.
-#[test]
 fn mixed_race_of_guarded_writers_loses_nothing() {
     let iceberg = ["--writers", "2", "--arm", "iceberg-validator", "--arm", "iceberg-requirement"];
     let owned_loop = ["--peer", "pyiceberg-owned-loop", "--peer", "pyiceberg-owned-loop"];
@@ -165,7 +197,6 @@ fn mixed_race_of_guarded_writers_loses_nothing() {
 /// assertion), `java-iceberg-validator` (`validateWith`), `go-iceberg-assert-ref`
 /// (`AssertRefSnapshotID`). Every epoch once and every answer consistent with the table, and
 /// every implementation won epochs (the peers take turns among themselves on theirs).
-#[test]
 fn mixed_race_across_four_implementations_loses_nothing() {
     let args = [
         "--writers",
@@ -193,7 +224,6 @@ fn mixed_race_across_four_implementations_loses_nothing() {
 /// every writer of the app is guarded. The naive peer's stale appends are rebased by pyiceberg's
 /// retry and commit epochs the others already committed: duplicates, asserted (how often the
 /// writers contended is printed with the audit).
-#[test]
 fn mixed_race_with_a_naive_peer_duplicates() {
     let args =
         ["--writers", "2", "--arm", "iceberg-validator", "--peer", "pyiceberg-owned-loop", "--peer", "pyiceberg-naive"];
@@ -232,7 +262,7 @@ fn mixed(args: &[&str]) -> Option<Vec<serde_json::Value>> {
         "sqlite",
         "--turns",
     ];
-    let audits = run(&[&race[..], args].concat());
+    let audits = run(&[&race[..], args].concat(), &[]);
     for audit in &audits {
         let arm = format!("{} with {}", audit["arm"], audit["peers"]);
         let (committed, by_peers) =
@@ -247,12 +277,21 @@ fn mixed(args: &[&str]) -> Option<Vec<serde_json::Value>> {
 /// Runs `stress` with `args` and checks what every run must show: the writers finished, no epoch
 /// lost, writers killed, every commit step crashed a writer; and, where every writer claims
 /// exactly-once, no duplicate, the exact rows and no answer the table contradicts.
-fn run(args: &[&str]) -> Vec<serde_json::Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_stress")).args(args).arg("--json").output().expect("stress runs");
+fn run(args: &[&str], env: &[(String, String)]) -> Vec<serde_json::Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_stress"))
+        .args(args)
+        .arg("--json")
+        .envs(env.iter().cloned())
+        .output()
+        .expect("stress runs");
     let summary = String::from_utf8_lossy(&output.stderr);
     println!("{summary}");
     let audits: serde_json::Value = serde_json::from_slice(&output.stdout).expect("stress prints its audits as JSON");
     let audits = audits.as_array().expect("one audit per arm").clone();
+    for audit in &audits {
+        let line = serde_json::json!({ "args": args, "audit": audit });
+        barrier_lab::record::save("stress", &line).expect("the results directory takes a line");
+    }
     for audit in &audits {
         let arm = format!("{} on {}", audit["arm"], audit["catalog"]);
         assert_eq!(audit["finished"], true, "{arm}: writers did not finish: {summary}");

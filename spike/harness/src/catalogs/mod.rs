@@ -85,6 +85,8 @@ pub enum Outages {
     None,
     /// A file: a path that cannot be created, and another process's `BEGIN EXCLUSIVE` lock.
     SqliteFile,
+    /// A SQL server: one the writer cannot reach (nobody listens at its address).
+    SqlServer,
     /// A server behind the fault proxy: the proxy stopped (the server down, seen from the
     /// writer), a writer with wrong storage credentials, and (a server that `authenticates`) one
     /// with wrong catalog credentials.
@@ -100,9 +102,33 @@ pub struct Server {
     /// The variable the script exports with its own path, for `stress`'s server faults
     /// (`<script> kill`, `<script> resume`).
     pub control: &'static str,
+    /// The variable naming the directory the script keeps the server's data, port and process
+    /// in: set, it starts (and kills, and stops) a server of that directory's own.
+    pub data: &'static str,
+}
+
+/// The kind of client a writer reaches a catalog with: what makes one catalog's cells run other
+/// code than another's (the same client on another store or server runs the same sink code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Client {
+    /// The in-process catalog's own calls.
+    InProcess,
+    /// A SQL catalog crate on a database (a file or a server).
+    Sql,
+    /// A REST catalog client against a server.
+    Rest,
 }
 
 impl CatalogKind {
+    /// The kind of client a writer reaches it with.
+    pub fn client(self) -> Client {
+        match self.spec().home {
+            Home::InProcess => Client::InProcess,
+            Home::File(_) | Home::SqlServer(_) => Client::Sql,
+            Home::RestServer(_) => Client::Rest,
+        }
+    }
+
     /// The embedded defaults every Iceberg arm of `verdict` runs on: the catalogs that need no
     /// server.
     pub fn embedded() -> Vec<CatalogKind> {
@@ -142,11 +168,13 @@ impl CatalogKind {
         if self.speaks_rest() { REST } else { &Failpoint::ALL }
     }
 
-    /// How the catalog can be made unavailable to one writer (`catalog_unavailable`). None for a
-    /// SQL server: the fault proxy forwards HTTP only, and nothing else here cuts a writer off.
+    /// How the catalog can be made unavailable to one writer (`catalog_unavailable`). A SQL
+    /// server only as unreachable: the fault proxy forwards HTTP only, so a server that stops
+    /// answering mid-commit is `stress`'s server kills, not a forced outage.
     pub fn outages(self) -> Outages {
         match self.spec().home {
-            Home::InProcess | Home::SqlServer(_) => Outages::None,
+            Home::InProcess => Outages::None,
+            Home::SqlServer(_) => Outages::SqlServer,
             Home::File(_) => Outages::SqliteFile,
             Home::RestServer(RestServer { authenticates, .. }) => Outages::Server { authenticates },
         }
@@ -188,7 +216,7 @@ impl CatalogKind {
 /// catalogs ignore it.
 #[derive(Clone, Debug, Default)]
 pub struct Access {
-    /// The catalog's API at another address (the fault proxy's).
+    /// The catalog's API at another address (the fault proxy's; for a SQL server, its URL).
     pub uri: Option<String>,
     /// The HTTP client's timeout per request, instead of [`REST_TIMEOUT`].
     pub timeout: Option<Duration>,

@@ -10,12 +10,22 @@ const URL: &str = "BARRIER_POSTGRES_URL";
 
 pub(super) const PROFILE: Profile = Profile {
     name: "postgres",
-    home: Home::SqlServer(Server { url: URL, script: "postgres", control: "BARRIER_POSTGRES_CTL" }),
+    home: Home::SqlServer(Server {
+        url: URL,
+        script: "postgres",
+        control: "BARRIER_POSTGRES_CTL",
+        data: "BARRIER_POSTGRES_DATA",
+    }),
     connect,
 };
 
-fn connect(place: &Place, _: &Access) -> Result<Connection, SinkError> {
-    let uri = std::env::var(URL).map_err(|_| SinkError::CatalogUnavailable(format!("{URL} is not set").into()))?;
+/// The server at `$BARRIER_POSTGRES_URL`, or the writer's own address (`catalog_unavailable`'s
+/// server nobody listens at).
+fn connect(place: &Place, access: &Access) -> Result<Connection, SinkError> {
+    let uri = match &access.uri {
+        Some(uri) => uri.clone(),
+        None => std::env::var(URL).map_err(|_| SinkError::CatalogUnavailable(format!("{URL} is not set").into()))?,
+    };
     Ok(Connection::Sql {
         name: place.scoped(CATALOG_NAME, '-'),
         uri,

@@ -13,7 +13,12 @@ const URL: &str = "BARRIER_REST_URL";
 pub(super) const PROFILE: Profile = profile(
     "rest",
     RestServer {
-        server: Server { url: URL, script: "seaweedfs", control: "BARRIER_SEAWEEDFS_CTL" },
+        server: Server {
+            url: URL,
+            script: "seaweedfs",
+            control: "BARRIER_SEAWEEDFS_CTL",
+            data: "BARRIER_SEAWEEDFS_DATA",
+        },
         idempotency_keys: false,
         authenticates: true,
     },

@@ -15,7 +15,12 @@ const URL: &str = "BARRIER_REST_FIXTURE_URL";
 pub(super) const PROFILE: Profile = profile(
     "rest-fixture",
     RestServer {
-        server: Server { url: URL, script: "rest-fixture", control: "BARRIER_REST_FIXTURE_CTL" },
+        server: Server {
+            url: URL,
+            script: "rest-fixture",
+            control: "BARRIER_REST_FIXTURE_CTL",
+            data: "BARRIER_REST_FIXTURE_DATA",
+        },
         idempotency_keys: false,
         authenticates: false,
     },

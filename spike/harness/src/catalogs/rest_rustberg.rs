@@ -13,7 +13,7 @@ const URL: &str = "BARRIER_RUSTBERG_URL";
 pub(super) const PROFILE: Profile = profile(
     "rustberg",
     RestServer {
-        server: Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL" },
+        server: Server { url: URL, script: "rustberg", control: "BARRIER_RUSTBERG_CTL", data: "BARRIER_RUSTBERG_DATA" },
         idempotency_keys: true,
         authenticates: true,
     },

@@ -28,4 +28,4 @@ mod registry;
 mod sink;
 
 pub use registry::{Peer, PeerSpec};
-pub use sink::{PeerSink, Pool};
+pub use sink::{PeerSink, Pool, stop_idle};

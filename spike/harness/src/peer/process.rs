@@ -18,7 +18,10 @@ const STDERR_KEPT: usize = 4000;
 
 /// One line from the peer.
 pub(super) enum Line {
-    Ready,
+    /// It is up; `reopens`: it serves another table when sent `open`.
+    Ready {
+        reopens: bool,
+    },
     /// `check-passed` or `swap-reached`: the peer waits for `go`.
     Event(String),
     /// A request's result (`null` included: no committed epoch).
@@ -38,7 +41,7 @@ impl Line {
         } else if let Some(serde_json::Value::String(event)) = object.remove("event") {
             Ok(Line::Event(event))
         } else if object.get("ready") == Some(&serde_json::Value::Bool(true)) {
-            Ok(Line::Ready)
+            Ok(Line::Ready { reopens: object.get("reopens") == Some(&serde_json::Value::Bool(true)) })
         } else {
             Err(unexpected())
         }
@@ -94,6 +97,11 @@ pub(super) fn ipc_hex(batch: &RecordBatch) -> Result<String, SinkError> {
 
 /// One peer process in `serve` mode, ready for requests.
 pub(super) struct Process {
+    /// The peer it serves, and the table it has open.
+    pub(super) peer: &'static str,
+    pub(super) location: TableLocation,
+    /// Whether it serves another table when sent `open` (its `ready` line says).
+    pub(super) reopens: bool,
     child: Child,
     stdin: ChildStdin,
     stdout: Lines<BufReader<ChildStdout>>,
@@ -105,13 +113,13 @@ pub(super) struct Process {
 }
 
 impl Process {
-    pub(super) async fn spawn(peer: &PeerSpec, location: &TableLocation) -> Result<Self, SinkError> {
+    pub(super) async fn spawn(peer: &'static PeerSpec, location: &TableLocation) -> Result<Self, SinkError> {
         let scratch = tempfile::tempdir().map_err(|e| SinkError::Peer(Box::new(e)))?;
         let (program, args) = peer.runtime.command(scratch.path()).map_err(|why| SinkError::Peer(why.into()))?;
-        let location = serde_json::to_string(location).expect("a location serializes");
+        let location_json = serde_json::to_string(location).expect("a location serializes");
         let mut child = Command::new(&program)
             .args(args)
-            .args(["serve", peer.name, &location])
+            .args(["serve", peer.name, &location_json])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -135,6 +143,9 @@ impl Process {
             }
         });
         let mut process = Self {
+            peer: peer.name,
+            location: location.clone(),
+            reopens: false,
             stdin: child.stdin.take().expect("piped"),
             stdout: BufReader::new(child.stdout.take().expect("piped")).lines(),
             child,
@@ -143,9 +154,26 @@ impl Process {
             _scratch: scratch,
         };
         match process.next().await? {
-            Line::Ready => Ok(process),
+            Line::Ready { reopens } => {
+                process.reopens = reopens;
+                Ok(process)
+            }
             Line::Error(error) => Err(error.into_sink_error()),
             _ => Err(SinkError::Peer("it did not start with ready".into())),
+        }
+    }
+
+    /// Has the process serve the table at `location` instead (it must [reopen](Self::reopens)).
+    pub(super) async fn reopen(&mut self, location: &TableLocation) -> Result<(), SinkError> {
+        let location_json = serde_json::to_value(location).expect("a location serializes");
+        self.send(&serde_json::json!({ "op": "open", "location": location_json })).await?;
+        match self.next().await? {
+            Line::Ok(serde_json::Value::Null) => {
+                self.location = location.clone();
+                Ok(())
+            }
+            Line::Error(error) => Err(error.into_sink_error()),
+            _ => Err(SinkError::Peer("it did not answer open with null".into())),
         }
     }
 

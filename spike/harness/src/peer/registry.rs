@@ -48,8 +48,8 @@ const PEER_PROXY: (Scenario, &str) =
 /// What no peer can run: the faults act on the Rust writer's own connection, failpoints and proxy.
 const PEER_FAULTS: &[(Scenario, &str)] = &[PEER_OUTAGES, PEER_FAILPOINTS, PEER_PROXY];
 
-/// Why `go-iceberg-naive` does not commit twice when held: what iceberg-go's SQL catalog does
-/// with a stale append.
+/// Why `go-iceberg-naive` does not commit twice when held (after its check, at the swap, past a
+/// rewrite, as a zombie): what iceberg-go's SQL catalog does with a stale append.
 const GO_SQL_NO_RETRY: &str = "iceberg-go 0.7.0's SQL catalog refuses the stale append's own `main` requirement, checked before its conditional UPDATE, with an error that is not ErrCommitFailed, so the library's retry (which would replay the append onto the winner) never runs and the writer, looking, is told the epoch; it duplicates only when the UPDATE itself loses the race (ErrCommitFailed, then replayed), as in `contention_probe`'s free races";
 
 /// pyiceberg on the SQLite file and the REST servers (PostgreSQL would need a driver the venv
@@ -108,7 +108,15 @@ registry! {
         /// the refreshed head.
         GoIcebergNaive => PeerSpec {
             name: "go-iceberg-naive", format: Format::Iceberg, claims_exactly_once: false,
-            hazards: Hazards { fails_in: &[(Scenario::HeldWindow, GO_SQL_NO_RETRY), (Scenario::HeldAtSwap, GO_SQL_NO_RETRY)], stalls: None },
+            hazards: Hazards {
+                fails_in: &[
+                    (Scenario::HeldWindow, GO_SQL_NO_RETRY),
+                    (Scenario::HeldAtSwap, GO_SQL_NO_RETRY),
+                    (Scenario::EpochsSurviveRewrite, GO_SQL_NO_RETRY),
+                    (Scenario::ZombieOtherBatch, GO_SQL_NO_RETRY),
+                ],
+                stalls: None,
+            },
             hazards_on: Some(SQL_CATALOGS),
             library: "iceberg-go", runtime: Runtime::Go, catalogs: JVM_AND_GO_CATALOGS, not_applicable: PEER_FAULTS,
         },

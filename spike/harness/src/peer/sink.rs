@@ -14,29 +14,38 @@ use super::process::{Line, Process, ipc_hex, protocol};
 use crate::location::TableLocation;
 use crate::outcome::Told;
 
-/// Ready peer processes on one table, handed to the fixture's writers and taken back when a
-/// writer is dropped: a Python process takes about a second to import its library (a JVM one more), which the
-/// contention probe's 80 writers should not pay each. A process holds no state between
-/// requests but its catalog connection: every request loads the table afresh.
+/// Idle peer processes, of every peer, kept across fixtures: a Python process takes about a
+/// second to import its library, a JVM several to start and load Iceberg Java, which every
+/// writer of every trial should not pay each (the contention probe alone opens 80 writers). A
+/// process that [reopens](Process::reopens) serves any fixture's table once sent `open`; one that
+/// does not (a user's command that never said it does) only the table it was started on. A
+/// process holds no state between requests but its catalog connection: every request loads the
+/// table afresh.
+static IDLE: SyncMutex<Vec<Process>> = SyncMutex::new(Vec::new());
+
+/// Stops every idle peer process and removes its scratch directory; a binary that ran peers
+/// calls it before it exits (a static is never dropped, and an exit would leave the JVMs'
+/// temporary files behind).
+pub fn stop_idle() {
+    let idle = std::mem::take(&mut *IDLE.lock().expect("pool lock"));
+    drop(idle);
+}
+
+/// The writers of one fixture's table, which a peer's processes serve.
 pub struct Pool {
     peer: &'static PeerSpec,
     location: TableLocation,
-    idle: SyncMutex<Vec<Process>>,
 }
 
 impl Pool {
     pub fn new(peer: &'static PeerSpec, location: TableLocation) -> Arc<Self> {
-        Arc::new(Self { peer, location, idle: SyncMutex::new(vec![]) })
+        Arc::new(Self { peer, location })
     }
 
     /// A writer reporting to `hooks`, on an idle process or a new one.
     pub async fn writer(self: &Arc<Self>, hooks: Hooks) -> Result<PeerSink, SinkError> {
-        let idle = self.idle.lock().expect("pool lock").pop();
-        let process = match idle {
-            Some(process) => process,
-            None => Process::spawn(self.peer, &self.location).await?,
-        };
-        Ok(PeerSink { process: Mutex::new(Some(process)), pool: Some(Arc::clone(self)), hooks })
+        let process = serving(self.peer, &self.location).await?;
+        Ok(PeerSink { process: Mutex::new(Some(process)), hooks })
     }
 
     /// A writer on a table that does not exist, next to this one.
@@ -46,24 +55,41 @@ impl Pool {
             TableLocation::Delta { table_path } => *table_path = table_path.with_file_name("no_such_table"),
             TableLocation::Iceberg { table, .. } => *table = "no_such_table".into(),
         }
-        let process = Process::spawn(self.peer, &missing).await?;
-        Ok(PeerSink { process: Mutex::new(Some(process)), pool: None, hooks: Hooks::default() })
+        let process = serving(self.peer, &missing).await?;
+        Ok(PeerSink { process: Mutex::new(Some(process)), hooks: Hooks::default() })
     }
 }
 
+/// A process of `peer` serving the table at `location`: an idle one already there, else an idle
+/// one that reopens, sent `open` (a process that fails to is dropped), else a new one.
+async fn serving(peer: &'static PeerSpec, location: &TableLocation) -> Result<Process, SinkError> {
+    let taken = {
+        let mut idle = IDLE.lock().expect("pool lock");
+        let at = |p: &Process| p.peer == peer.name && p.location == *location;
+        let fits = |p: &Process| p.peer == peer.name && p.reopens;
+        idle.iter().position(at).or_else(|| idle.iter().position(fits)).map(|i| idle.swap_remove(i))
+    };
+    if let Some(mut process) = taken
+        && (process.location == *location || process.reopen(location).await.is_ok())
+    {
+        return Ok(process);
+    }
+    Process::spawn(peer, location).await
+}
+
 /// A peer as a [`CommitSink`]. Its `check-passed` and `swap-reached` events are passed to the
-/// hooks, which may hold it there; the peer waits for the answer.
+/// hooks, which may hold it there; the peer waits for the answer. Its process goes back to the
+/// idle ones when it is dropped.
 pub struct PeerSink {
     /// `None` once a request was abandoned half-way: the process is then not reusable.
     process: Mutex<Option<Process>>,
-    pool: Option<Arc<Pool>>,
     hooks: Hooks,
 }
 
 impl Drop for PeerSink {
     fn drop(&mut self) {
-        if let (Some(pool), Some(process)) = (&self.pool, self.process.get_mut().take()) {
-            pool.idle.lock().expect("pool lock").push(process);
+        if let Some(process) = self.process.get_mut().take() {
+            IDLE.lock().expect("pool lock").push(process);
         }
     }
 }
@@ -88,7 +114,7 @@ impl PeerSink {
                 }
                 Line::Ok(value) => break Ok(value),
                 Line::Error(error) => break Err(error.into_sink_error()),
-                Line::Ready => return Err(SinkError::Peer("it said ready twice".into())),
+                Line::Ready { .. } => return Err(SinkError::Peer("it said ready twice".into())),
             }
         };
         *slot = Some(process);

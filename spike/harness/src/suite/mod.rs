@@ -15,11 +15,12 @@ mod races;
 mod sequences;
 mod stale;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
 use barrier_sink::{AppId, Epoch};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::fixture::Fixture;
@@ -32,7 +33,7 @@ pub const PROBE_ROUNDS: usize = 40;
 const NOT_APPLICABLE: &str = "not applicable";
 
 /// How often two racing writers both passed their check before either committed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Contention {
     pub rounds: usize,
     pub overlapped: usize,
@@ -59,21 +60,31 @@ impl Serialize for Commit {
     }
 }
 
+impl<'de> Deserialize<'de> for Commit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let bad = || serde::de::Error::custom(format!("not app:epoch: {text}"));
+        let (app, epoch) = text.rsplit_once(':').ok_or_else(bad)?;
+        let epoch = epoch.parse().ok().and_then(|n| Epoch::new(n).ok()).ok_or_else(bad)?;
+        Ok(Commit { app: AppId::new(app).map_err(|_| bad())?, epoch })
+    }
+}
+
 /// What one body observed on one target, and whether that is what the arm is expected to do.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
     pub scenario: Scenario,
     pub passed: bool,
     /// Why the scenario does not apply to the target, if it does not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_applicable: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_applicable: Option<Cow<'static, str>>,
     pub expected: String,
     pub observed: String,
     /// Every commit the sink reported `Committed`, in order.
     pub committed: Vec<Commit>,
     pub rows: u64,
     pub rows_expected: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<Contention>,
 }
 
@@ -83,7 +94,7 @@ impl Finding {
         Self {
             scenario,
             passed: true,
-            not_applicable: Some(why),
+            not_applicable: Some(Cow::Borrowed(why)),
             expected: NOT_APPLICABLE.into(),
             observed: format!("{NOT_APPLICABLE}: {why}"),
             committed: vec![],
@@ -112,6 +123,19 @@ impl Finding {
     pub fn duplicated(&self) -> bool {
         let distinct: BTreeSet<&Commit> = self.committed.iter().collect();
         distinct.len() < self.committed.len() || self.contention.as_ref().is_some_and(|c| c.duplicated > 0)
+    }
+
+    /// The cell's mark in the matrix: `FAIL` (not as recorded), `dup` (a duplicate: asserted where
+    /// the arm claims exactly-once and is `known` to make it, reported where it claims nothing),
+    /// `n/a`, `bad` (another failure the arm is `known` for, asserted) or `ok`.
+    pub fn mark(&self, known: bool) -> &'static str {
+        match (self.passed, self.duplicated()) {
+            (false, _) => "FAIL",
+            (true, true) => "dup",
+            (true, false) if self.not_applicable.is_some() => "n/a",
+            (true, false) if known => "bad",
+            (true, false) => "ok",
+        }
     }
 
     /// The outcome in a few words, for progress lines.

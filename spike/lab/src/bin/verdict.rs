@@ -6,7 +6,7 @@
 //! peer (this project's, or a user's command speaking `docs/peer-protocol.md`) in the same matrix:
 //! held to its claim like an arm, outside the kill list.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use barrier_harness::suite::PROBE_ROUNDS;
@@ -49,6 +49,15 @@ struct Cli {
     /// Run the peers alone: no arms, so no kill list.
     #[arg(long, requires = "peers", conflicts_with_all = ["markdown", "check"])]
     only_peers: bool,
+    /// Run nothing: read the matrix a test run saved in DIR ($BARRIER_RESULTS: every cell of the
+    /// catalogs asked for must be there), then print and check it as if it had just run. The test
+    /// command's kill-list check, which runs each cell once, in the suite's own trials.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["keep", "peers", "only_peers"])]
+    from: Option<PathBuf>,
+    /// With --from: write every saved cell that kept its table to FILE, as --keep's manifest.json
+    /// (what scripts/interop reads).
+    #[arg(long, value_name = "FILE", requires = "from")]
+    manifest: Option<PathBuf>,
 }
 
 fn peer(arg: &str) -> Result<&'static PeerSpec, String> {
@@ -101,15 +110,34 @@ fn available_catalog(name: &str) -> Result<CatalogKind, String> {
     }
 }
 
+/// The matrix of `catalogs` a test run saved in `dir`, and (`manifest`) every saved table listed.
+fn saved(dir: &Path, catalogs: &[CatalogKind], manifest: Option<&Path>) -> Result<verdict::Report, String> {
+    if let Some(file) = manifest {
+        let every = verdict::saved(dir, None)?;
+        verdict::write_manifest(&every, file).map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!("verdict: {} saved tables listed in {}", every.cells.len(), file.display());
+    }
+    let report = verdict::saved(dir, Some(catalogs))?;
+    eprintln!("verdict: {} cells read from {}", report.cells.len(), dir.display());
+    Ok(report)
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
     let catalogs = if cli.catalogs.is_empty() { CatalogKind::embedded() } else { cli.catalogs };
     let options =
         Options { keep: cli.keep, probe_rounds: cli.rounds, catalogs, arms: !cli.only_peers, peers: cli.peers };
-    let mut progress = Progress::new("verdict", verdict::cells(&options));
-    let report = verdict::run(&options, &mut progress).await;
-    progress.done();
+    let report = match &cli.from {
+        Some(dir) => saved(dir, &options.catalogs, cli.manifest.as_deref()),
+        None => {
+            let mut progress = Progress::new("verdict", verdict::cells(&options));
+            let report = verdict::run(&options, &mut progress).await;
+            progress.done();
+            barrier_harness::peer::stop_idle();
+            report.map_err(|e| e.to_string())
+        }
+    };
     let report = match report {
         Ok(report) => report,
         Err(err) => {

@@ -12,7 +12,13 @@ pub fn arguments() -> Arguments {
     arguments
 }
 
-/// A runtime per trial, as `#[tokio::test(flavor = "multi_thread", worker_threads = 2)]` makes.
-pub fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime")
+/// The runtime every trial of the binary runs on, each from its own test thread: one runtime, so
+/// that what outlives a trial (the idle peer processes, `barrier_harness::peer`) keeps a live I/O
+/// driver. As many workers as four trials of `#[tokio::test(flavor = "multi_thread",
+/// worker_threads = 2)]` would have.
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(8).enable_all().build().expect("tokio runtime")
+    })
 }

@@ -1,27 +1,23 @@
-//! What each REST catalog server does with a commit's requirements and with the REST spec's
-//! `Idempotency-Key`, asked with plain HTTP so that no client library stands between the probe and
-//! the server: one trial per server and probe, `<catalog>::<probe>`, on every catalog kind that
-//! speaks the REST protocol (today `rest`, SeaweedFS; `rustberg`; `rest-fixture`, Iceberg Java's). Each prints what the server
-//! answered (FINDINGS.md's conformance table is read from these lines) and fails where a server
-//! breaks what a conditional commit relies on: a stale requirement accepted, or a resend with the
-//! same key executed twice by a server that advertises keys.
+//! The REST servers' part of the contract, asked with plain HTTP so that no client library stands
+//! between the probe and the server: what each does with a commit's requirements and with the
+//! REST spec's `Idempotency-Key`, one trial per server and probe, `<catalog>::<probe>`, on every
+//! catalog kind that speaks the REST protocol. Each prints what the server answered, and fails
+//! where a server breaks what a conditional commit relies on: a stale requirement accepted, a
+//! duplicate snapshot id accepted, or a resend with the same key executed twice by a server that
+//! advertises keys.
 //!
 //! The commits add snapshots whose manifest lists do not exist: a REST server checks requirements
 //! and applies updates to the metadata without reading manifests, and no reader touches these
 //! tables.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use std::process::ExitCode;
-
 use barrier_harness::CatalogKind;
 use barrier_harness::catalogs::{Access, Place};
 use barrier_iceberg::{Connection, RestAuth, RestConnection};
-use libtest_mimic::{Failed, Trial};
+use libtest_mimic::Trial;
 use serde_json::{Value, json};
 
-fn main() -> ExitCode {
+/// Every probe on every REST server.
+pub fn trials() -> Vec<Trial> {
     let probes: [(&str, Probe); 7] = [
         ("assert_ref_snapshot_id", assert_ref_snapshot_id),
         ("assert_table_uuid", assert_table_uuid),
@@ -31,33 +27,26 @@ fn main() -> ExitCode {
         ("idempotency_key_resend", idempotency_key_resend),
         ("idempotency_key_is_not_an_epoch_check", idempotency_key_is_not_an_epoch_check),
     ];
-    let trials = CatalogKind::ALL
+    CatalogKind::ALL
         .iter()
         .copied()
         .filter(|kind| kind.speaks_rest())
         .flat_map(|kind| probes.map(|(name, probe)| trial(kind, name, probe)))
-        .collect();
-    libtest_mimic::run(&cli::arguments(), trials).exit_code()
+        .collect()
 }
 
 type Probe = for<'a> fn(&'a Table) -> futures::future::BoxFuture<'a, Result<String, String>>;
 
 fn trial(kind: CatalogKind, name: &'static str, probe: Probe) -> Trial {
-    Trial::test(format!("{kind}::{name}"), move || {
-        if let Some(why) = kind.unavailable() {
-            println!("SKIPPED {kind}::{name}: {why}");
-            return Ok(());
-        }
-        cli::runtime().block_on(async {
+    super::trial(kind, name, move || {
+        Box::pin(async move {
             let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
             let place = Place::fresh(kind, dir.path()).map_err(|e| e.to_string())?;
             let Connection::Rest(rest) = place.connection(&Access::default()).map_err(|e| e.to_string())? else {
-                return Err(format!("{kind} is marked rest but connects otherwise").into());
+                return Err(format!("{kind} is marked rest but connects otherwise"));
             };
             let table = Table::create(&rest, &place.namespace(), kind.idempotency_keys()).await?;
-            let observed = probe(&table).await.map_err(|e| Failed::from(format!("{kind}::{name}: {e}")))?;
-            println!("{kind}::{name}: {observed}");
-            Ok(())
+            probe(&table).await.map(|observed| (true, observed))
         })
     })
 }

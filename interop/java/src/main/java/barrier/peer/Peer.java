@@ -160,6 +160,17 @@ public final class Peer {
     this.identifier = identifier(location);
   }
 
+  /** Closes the catalog's connections (the JDBC pool, the REST client), if it has any. */
+  void close() {
+    if (catalog instanceof java.io.Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        System.err.println("peer: closing the catalog: " + e);
+      }
+    }
+  }
+
   /**
    * The catalog the fixture's table is in: the JDBC catalog on iceberg-catalog-sql's tables (SQLite
    * or PostgreSQL), or the REST catalog of one of the project's REST servers.
@@ -505,7 +516,9 @@ public final class Peer {
       harness.send(JSON.createObjectNode().set("error", e.asJson()));
       return 1;
     }
-    harness.send(JSON.createObjectNode().put("ready", true));
+    // `reopens`: this JVM serves another table when asked (`open`), so that the harness keeps it
+    // for the next fixture instead of starting a JVM per writer (docs/peer-protocol.md).
+    harness.send(JSON.createObjectNode().put("ready", true).put("reopens", true));
     for (String line = requests.readLine(); line != null; line = requests.readLine()) {
       JsonNode request = JSON.readTree(line);
       peer.loads = 0;
@@ -513,6 +526,12 @@ public final class Peer {
       try {
         ObjectNode reply = JSON.createObjectNode();
         switch (request.path("op").asText()) {
+          case "open" -> {
+            Peer next = new Peer(arm, request.path("location"), harness);
+            peer.close();
+            peer = next;
+            reply.putNull("ok");
+          }
           case "commit" -> {
             ObjectNode told =
                 peer.commit(
