@@ -149,7 +149,9 @@ fn faults(dir: &Path) -> Result<String, String> {
     let saved = lines(&dir.join("suite.jsonl"))?;
     let rest: Vec<CatalogKind> = CatalogKind::ALL.iter().copied().filter(|c| c.speaks_rest()).collect();
     let mut told: BTreeMap<(String, CatalogKind), BTreeMap<String, usize>> = BTreeMap::new();
-    for line in saved.iter().filter(|l| l["cell"]["scenario"] == Scenario::LostResponse.name()) {
+    let lost =
+        |l: &&Value| l["cell"]["scenario"] == Scenario::LostResponse.name() && l["cell"]["not_applicable"].is_null();
+    for line in saved.iter().filter(lost) {
         let Some(catalog) = line["cell"]["catalog"].as_str().and_then(CatalogKind::named) else { continue };
         let observed = line["cell"]["observed"].as_str().unwrap_or_default();
         for part in observed.split("; ").filter(|p| !p.starts_with("epochs in the table")) {
@@ -348,48 +350,55 @@ fn soaks(dirs: &[PathBuf]) -> Result<String, String> {
     Ok(out)
 }
 
-/// Instructions per commit, as a ratio to the unguarded floor of the same catalog and history,
-/// per arm and history, from `instructions` files (a later file's count of a commit replaces an
-/// earlier one's).
+/// Instructions per commit, as a ratio to the unguarded floor of the same catalog and history in
+/// the same file (one run: counts compare only side by side), per arm and history, from
+/// `instructions` files; a later file's row of a commit replaces an earlier one's, and the last
+/// column names the files a row's cells come from.
 fn costs(files: &[PathBuf]) -> Result<String, String> {
-    let mut counts: BTreeMap<String, CommitCount> = BTreeMap::new();
+    let mut histories: Vec<u64> = vec![];
+    let mut rows: BTreeMap<(String, String), BTreeMap<u64, (String, String)>> = BTreeMap::new();
     for file in files {
+        let mut counts: BTreeMap<String, CommitCount> = BTreeMap::new();
         for line in lines(file)? {
             let count: CommitCount = serde_json::from_value(line).map_err(|e| format!("{}: {e}", file.display()))?;
             counts.insert(count.id.clone(), count);
         }
-    }
-    let mut histories: Vec<u64> = vec![];
-    let mut rows: BTreeMap<(String, String), BTreeMap<u64, String>> = BTreeMap::new();
-    for (id, count) in &counts {
-        let parts: Vec<&str> = id.split('/').collect();
-        let (["commit", arm, catalog, history] | ["commit", arm, catalog, history, _]) = parts.as_slice() else {
-            continue;
-        };
-        let Ok(history) = history.parse::<u64>() else { continue };
-        let Some(floor) = floor_of(id).and_then(|f| counts.get(&f)) else { continue };
-        if !histories.contains(&history) {
-            histories.push(history);
+        let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        for (id, count) in &counts {
+            let parts: Vec<&str> = id.split('/').collect();
+            let (["commit", arm, catalog, history] | ["commit", arm, catalog, history, _]) = parts.as_slice() else {
+                continue;
+            };
+            let Ok(history) = history.parse::<u64>() else { continue };
+            let Some(floor) = floor_of(id).and_then(|f| counts.get(&f)) else { continue };
+            if !histories.contains(&history) {
+                histories.push(history);
+            }
+            let ratio = count.least() as f64 / floor.least() as f64;
+            let cell = format!("{ratio:.3} ({} / {})", count.loads, count.updates);
+            rows.entry((arm.to_string(), catalog.to_string())).or_default().insert(history, (cell, name.clone()));
         }
-        let ratio = count.least() as f64 / floor.least() as f64;
-        let cell = format!("{ratio:.3} ({} / {})", count.loads, count.updates);
-        rows.entry((arm.to_string(), catalog.to_string())).or_default().insert(history, cell);
     }
     histories.sort_unstable();
     let mut out = String::from("| arm | catalog |");
     for h in &histories {
         out.push_str(&format!(" {h} snapshots: × floor (loads / updates) |"));
     }
-    out.push_str(&format!("\n|---|---|{}\n", "---|".repeat(histories.len())));
+    out.push_str(&format!(" run |\n|---|---|{}\n", "---|".repeat(histories.len() + 1)));
     let order: Vec<String> = crate::arms().into_iter().map(|a| a.name().to_string()).collect();
     let mut keys: Vec<&(String, String)> = rows.keys().collect();
     keys.sort_by_key(|(arm, catalog)| (order.iter().position(|a| a == arm).unwrap_or(usize::MAX), catalog.clone()));
     for key in keys {
         out.push_str(&format!("| `{}` | {} |", key.0, key.1));
+        let mut from: Vec<&str> = vec![];
         for h in &histories {
-            out.push_str(&format!(" {} |", rows[key].get(h).map_or("—", String::as_str)));
+            let cell = rows[key].get(h);
+            out.push_str(&format!(" {} |", cell.map_or("—", |(c, _)| c.as_str())));
+            if let Some((_, file)) = cell.filter(|(_, f)| !from.contains(&f.as_str())) {
+                from.push(file);
+            }
         }
-        out.push('\n');
+        out.push_str(&format!(" `{}` |\n", from.join("`, `")));
     }
     Ok(out)
 }

@@ -7,8 +7,9 @@
 //! The rule: every body runs, in CI, on the first catalog of each kind of client a target
 //! reaches (`CatalogKind::client`: in-process, SQL, REST), in the registry's order (for the arms
 //! `memory`, `sqlite` and `rest`); on the others, CI runs what a catalog can decide: the forced
-//! interleavings (held windows, failpoints), the faults (lost answers, outages) and every known
-//! failure. What the others add (the same client against another database or server) is what
+//! interleavings (held windows, failpoints), the faults (lost answers, outages), every known
+//! failure, and the free races of a target that claims nothing (they find its duplicates). What
+//! the others add (the same client against another database or server) is what
 //! the catalog contract (`tests/contract`) probes on each of them, in CI.
 
 use barrier_harness::catalogs::CatalogKind;
@@ -50,9 +51,11 @@ pub const COVERED: &str = "the same body on the first catalog of the same client
 /// Why CI leaves `scenario` on `target` to the full run ([`COVERED`]); `None` where CI runs it.
 pub fn full_run_only(target: Target, scenario: Scenario) -> Option<&'static str> {
     let catalog = target.catalog()?;
+    let free_race = matches!(scenario, Scenario::ConcurrentWritersCommitOnce | Scenario::ContentionProbe);
     let decides = scenario.spec().forced
         || matches!(scenario, Scenario::LostResponse | Scenario::CatalogUnavailable)
-        || target.fails_in(scenario).is_some();
+        || target.fails_in(scenario).is_some()
+        || (free_race && !target.claims_exactly_once());
     (!decides && !first_of_its_client(target, catalog)).then_some(COVERED)
 }
 
@@ -97,9 +100,11 @@ mod tests {
                 assert_eq!(full_run_only(on(catalog), scenario), None, "{catalog} {scenario}");
             }
         }
-        // A known failure stays on every catalog.
+        // A known failure stays on every catalog, and so do the duplicates a free race finds.
         let arroyo = Target::Iceberg(IcebergArm::AsArroyo, CatalogKind::Postgres);
         assert_eq!(full_run_only(arroyo, Scenario::ReplayWritesNothing), None);
+        assert_eq!(full_run_only(arroyo, Scenario::ContentionProbe), None);
+        assert!(full_run_only(arroyo, Scenario::MissingTable).is_some());
         // The JVM peers' first REST catalog is the Java REST fixture.
         let java = |catalog| Target::peer(Peer::JavaIcebergValidator.spec(), Some(catalog)).unwrap();
         assert_eq!(full_run_only(java(CatalogKind::RestFixture), Scenario::ReplayWritesNothing), None);

@@ -220,8 +220,9 @@ pub fn render(report: &Report) -> String {
         out.push_str(&format!("S{} = {scenario}\n", i + 1));
     }
     out.push_str(
-        "ok = as the arm claims; dup = a duplicate: asserted where the arm claims exactly-once and is known to make \
-         it, reported where it claims nothing; bad = another failure the arm is known for (asserted); n/a = the \
+        "ok = as the arm claims; dup = a duplicate: where the arm claims exactly-once, one it is known to make \
+         (asserted); where it claims nothing, asserted in the forced bodies (S6, S7, S13, S14), reported in the \
+         free races (S4, S5); bad = another failure the arm is known for (asserted); n/a = the \
          scenario does not apply; FAIL = not as recorded, or a free race whose writers never overlapped (not \
          evidence: S4 races again until they do, at most 8 rounds; S5 must overlap in some of its 40)\n\n",
     );

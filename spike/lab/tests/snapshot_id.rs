@@ -6,7 +6,7 @@
 //!   before anything is sent: `Transaction::commit` applies each action's updates to its copy of
 //!   the metadata, whose `add_snapshot` refuses an id it has (memory and SQL apply the same updates
 //!   with the same code again inside `update_table`; the REST servers' own refusal, which no
-//!   iceberg-rust writer reaches, is `rest_conformance`'s `duplicate_snapshot_id`). What it answers
+//!   iceberg-rust writer reaches, is the contract's `duplicate_snapshot_id`, `tests/contract/http.rs`). What it answers
 //!   is printed, with whether the arm reads it as "already committed"; the epoch is then replayed:
 //!   `AlreadyCommitted`, and the table holds it once.
 //! - A writer that keys its epochs another way (this project's naive sink: the summary and the

@@ -71,7 +71,7 @@ pub enum Home {
 pub struct RestServer {
     pub server: Server,
     /// It advertises an `idempotency-key-lifetime` and answers a resent request with the answer
-    /// it stored (held to the server by `rest_conformance`'s `idempotency_key_resend`).
+    /// it stored (held to the server by the contract's `idempotency_key_resend`, `tests/contract/http.rs`).
     pub idempotency_keys: bool,
     /// It refuses a client with a wrong credential (one of `catalog_unavailable`'s outages).
     pub authenticates: bool,
@@ -148,8 +148,8 @@ impl CatalogKind {
         }
     }
 
-    /// The server speaks the Iceberg REST protocol (`spike/lab/tests/rest_conformance.rs` probes
-    /// it), and the fault proxy can sit between a writer and it (`lost_response`).
+    /// The server speaks the Iceberg REST protocol (the contract's `spike/lab/tests/contract/http.rs`
+    /// probes it), and the fault proxy can sit between a writer and it (`lost_response`).
     pub fn speaks_rest(self) -> bool {
         matches!(self.spec().home, Home::RestServer(_))
     }

@@ -125,9 +125,9 @@ impl Finding {
         distinct.len() < self.committed.len() || self.contention.as_ref().is_some_and(|c| c.duplicated > 0)
     }
 
-    /// The cell's mark in the matrix: `FAIL` (not as recorded), `dup` (a duplicate: asserted where
-    /// the arm claims exactly-once and is `known` to make it, reported where it claims nothing),
-    /// `n/a`, `bad` (another failure the arm is `known` for, asserted) or `ok`.
+    /// The cell's mark in the matrix: `FAIL` (not as recorded), `dup` (a duplicate, which passed
+    /// only as the body expected it: known, or made by an arm that claims nothing), `n/a`, `bad`
+    /// (another failure the arm is `known` for, asserted) or `ok`.
     pub fn mark(&self, known: bool) -> &'static str {
         match (self.passed, self.duplicated()) {
             (false, _) => "FAIL",

@@ -19,7 +19,7 @@ use crate::extension_points::SET_SNAPSHOT_ID;
 /// commit of the epoch is refused inside the library's loop, with `DataInvalid`, which the sink
 /// reads back, after a reload, as `AlreadyCommitted`. Past that, the library's own apply of the
 /// updates refuses an id its copy of the metadata has, and the catalogs refuse one too
-/// (`spike/lab/tests/snapshot_id.rs`, `rest_conformance`'s `duplicate_snapshot_id`).
+/// (`spike/lab/tests/snapshot_id.rs`, the contract's `duplicate_snapshot_id`, `spike/lab/tests/contract/http.rs`).
 ///
 /// What it decides, and what it does not:
 /// - Its look is on a table it loads for every commit (never on the table its last commit
