@@ -16,8 +16,12 @@ use crate::leftovers::{self, FileKind};
 use crate::proxy::{Fault, FaultProxy};
 use crate::scenario::Scenario;
 
-/// A proxied writer's HTTP timeout in `lost_response`: short, because one fault waits it out.
-const LOST_RESPONSE_TIMEOUT: Duration = Duration::from_secs(3);
+/// A proxied writer's HTTP timeout in `lost_response`. One fault waits it out
+/// (`forward-after-timeout`), so it is short; but it bounds every request the writer sends
+/// through the proxy, faulted or not, so it must outlast any answer from a loaded server. At 3 s,
+/// `iceberg_naive_stock::rustberg::lost_response` failed once in CI (stop 48), where the whole test
+/// command shares two cores with a debug build of Rustberg; it passed alone and beside busy loops.
+const LOST_RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A catalog that cannot be reached (a file that cannot be created, a server that is down), is
 /// locked by another process, or refuses the writer's credentials: a typed error that commits
