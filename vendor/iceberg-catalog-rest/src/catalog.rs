@@ -63,6 +63,9 @@ const IDEMPOTENT_RESENDS: usize = 2;
 /// The wait before the first resend, doubled before each later one, unless the server asked for
 /// another wait with `Retry-After`.
 const RESEND_BACKOFF: Duration = Duration::from_millis(100);
+/// The longest wait before a resend: a server that asks for more in `Retry-After` ends the
+/// resends, which bounds the time a commit spends resending.
+const RESEND_WAIT_LIMIT: Duration = Duration::from_secs(5);
 
 /// Builder for [`RestCatalog`].
 #[derive(Debug)]
@@ -360,73 +363,116 @@ struct RestContext {
 
 impl RestContext {
     /// Sends a commit. If the server advertised an `idempotency-key-lifetime`, the request carries
-    /// a fresh UUIDv7 `Idempotency-Key`, and after a transport error or a 5xx answer the same
-    /// request is resent with the same key, at most [`IDEMPOTENT_RESENDS`] times and never once
-    /// the lifetime has passed since the first send: the server answers a request it already
-    /// executed with the answer it stored, so a commit whose answer was lost is not applied twice
-    /// and its outcome is learned. Before each resend the client waits what the server asked for
-    /// in `Retry-After` (in seconds), or else a backoff that starts at [`RESEND_BACKOFF`] and
-    /// doubles. Without an advertised lifetime the request is sent once, with no key, as the REST
-    /// spec requires.
+    /// a fresh UUIDv7 `Idempotency-Key`, and when its answer is lost (the connection broke after
+    /// the request was sent, or a 5xx) the same request is resent with the same key: the server
+    /// answers a request it already executed with the answer it stored, so a commit whose answer
+    /// was lost is not applied twice and its outcome is learned. Without an advertised lifetime
+    /// the request is sent once, with no key, as the REST spec requires.
     ///
-    /// The first answer is returned as it is, but after a resend only a 2xx is: any other answer
-    /// cannot say whether the first request was applied (a server that executed it but had not
-    /// stored its answer yet, or had lost it, answers the resend as a new request, and its 409
-    /// then reports the writer's own commit), so it is returned as an error that says the commit
-    /// state is unknown, never as a conflict to retry on a refreshed table. A 409 that carries
-    /// `Retry-After` after a resend is read as the original request still in progress, and waited
-    /// for like a 5xx.
+    /// What is resent, and for how long:
+    ///
+    /// * A request that never left is not a lost answer: an error while building or
+    ///   authenticating it, or a connection that could not be made, is returned at once as it
+    ///   is. Nothing reached the server, so nothing was applied.
+    /// * At most [`IDEMPOTENT_RESENDS`] resends, each after the wait the server asked for in
+    ///   `Retry-After` (in seconds) or else a backoff that starts at [`RESEND_BACKOFF`] and
+    ///   doubles. A wait longer than [`RESEND_WAIT_LIMIT`], or one that would end past the key's
+    ///   lifetime, ends the resends. An attempt of `Transaction::commit` thus sends at most
+    ///   `1 + IDEMPOTENT_RESENDS` requests and waits at most
+    ///   `IDEMPOTENT_RESENDS × RESEND_WAIT_LIMIT` between them; those waits are the client's,
+    ///   not counted by the table's `commit.retry.total-timeout-ms` (the catalog is not handed
+    ///   the table's properties).
+    ///
+    /// The first answer is returned as it is, but after a resend only a 2xx is: any other answer,
+    /// and a resend that fails, cannot say whether an earlier request was applied (a server that
+    /// executed it but had not stored its answer yet, or had lost it, answers the resend as a new
+    /// request, and its 409 then reports the writer's own commit). It is returned as
+    /// [`ErrorKind::CommitStateUnknown`], never as a conflict to retry on a refreshed table, so an
+    /// attempt that resent is the transaction's last. The spec gives no answer that means "still
+    /// in progress" (a keyed 409 is a finalized answer, replayed as it is), so none is waited for.
     ///
     /// The key identifies this request only: a writer that builds the commit again (after a
     /// restart, or on a refreshed table) sends a new one, which the server executes.
     async fn send_commit(&self, endpoint: &str, body: &CommitTableRequest) -> Result<Response> {
         let Some(lifetime) = self.idempotency_key_lifetime else {
-            return self.post_commit(endpoint, body, None).await;
+            return self.post_commit(endpoint, body, None).await.into_result();
         };
         let key = uuid::Uuid::now_v7().to_string();
         let first_sent = Instant::now();
         let mut backoff = RESEND_BACKOFF;
         let mut resends = 0;
         loop {
-            let answer = self.post_commit(endpoint, body, Some(&key)).await;
+            let sent = self.post_commit(endpoint, body, Some(&key)).await;
             let resent = resends > 0;
-            // Whether the answer leaves the outcome open, and the wait the server asked for.
-            let (open, asked) = match &answer {
-                Ok(response) if response.status().is_success() => return answer,
-                Ok(response) => {
-                    let asked = retry_after(response);
-                    let in_progress =
-                        resent && response.status() == StatusCode::CONFLICT && asked.is_some();
-                    (response.status().is_server_error() || in_progress, asked)
+            let asked = match &sent {
+                Sent::Answered(response) if response.status().is_success() => {
+                    return sent.into_result();
                 }
-                Err(_) => (true, None),
+                Sent::Answered(response) if response.status().is_server_error() => {
+                    retry_after(response)
+                }
+                Sent::Answered(_) | Sent::Unsent(_) if !resent => return sent.into_result(),
+                Sent::Answered(_) => return Err(unknown_after_resend(&key, resends, sent)),
+                Sent::Unsent(_) | Sent::Lost(_) => None,
             };
             let wait = asked.unwrap_or(backoff);
             // Subtracted, not added: a server's `Retry-After` may be as large as `u64` seconds.
             let left = lifetime.saturating_sub(first_sent.elapsed());
-            if open && resends < IDEMPOTENT_RESENDS && wait < left {
+            if resends < IDEMPOTENT_RESENDS && wait <= RESEND_WAIT_LIMIT && wait < left {
                 tokio::time::sleep(wait).await;
                 backoff *= 2;
                 resends += 1;
             } else if resent {
-                return Err(unknown_after_resend(&key, resends, answer));
+                return Err(unknown_after_resend(&key, resends, sent));
             } else {
-                return answer;
+                return sent.into_result();
             }
         }
     }
 
+    /// Sends one request of a commit, and says how far it got.
     async fn post_commit(
         &self,
         endpoint: &str,
         body: &CommitTableRequest,
         key: Option<&str>,
-    ) -> Result<Response> {
+    ) -> Sent {
         let mut request = self.client.request(Method::POST, endpoint).json(body);
         if let Some(key) = key {
             request = request.header(IDEMPOTENCY_KEY, key);
         }
-        self.client.query_catalog(request.build()?).await
+        let mut request = match request.build() {
+            Ok(request) => request,
+            Err(error) => return Sent::Unsent(error.into()),
+        };
+        if let Err(error) = self.client.authenticate(&mut request).await {
+            return Sent::Unsent(error);
+        }
+        match self.client.send(request).await {
+            Ok(response) => Sent::Answered(response),
+            Err(error) if error.is_connect() => Sent::Unsent(error.into()),
+            Err(error) => Sent::Lost(error.into()),
+        }
+    }
+}
+
+/// How far one request of a commit got.
+enum Sent {
+    /// The server answered.
+    Answered(Response),
+    /// The request never reached the server: building or authenticating it failed, or no
+    /// connection could be made.
+    Unsent(Error),
+    /// The request may have reached the server, and no answer came back.
+    Lost(Error),
+}
+
+impl Sent {
+    fn into_result(self) -> Result<Response> {
+        match self {
+            Sent::Answered(response) => Ok(response),
+            Sent::Unsent(error) | Sent::Lost(error) => Err(error),
+        }
     }
 }
 
@@ -462,18 +508,18 @@ fn retry_after(response: &Response) -> Option<Duration> {
     seconds.trim().parse().ok().map(Duration::from_secs)
 }
 
-/// The error for a commit resent with `key` whose last answer was not a 2xx: whether any of its
-/// `1 + resends` requests was applied is unknown.
-fn unknown_after_resend(key: &str, resends: usize, answer: Result<Response>) -> Error {
+/// The error for a commit resent with `key` whose last request was not answered with a 2xx:
+/// whether any of its `1 + resends` requests was applied is unknown.
+fn unknown_after_resend(key: &str, resends: usize, last: Sent) -> Error {
     let error = Error::new(
-        ErrorKind::Unexpected,
-        "The commit was resent with its Idempotency-Key after its answer was lost, and the server's last answer does not say whether it was applied; the commit state is unknown.",
+        ErrorKind::CommitStateUnknown,
+        "The commit was resent with its Idempotency-Key after its answer was lost, and the last request does not say whether it was applied",
     )
     .with_context("idempotency-key", key)
     .with_context("requests", (1 + resends).to_string());
-    match answer {
-        Ok(response) => error.with_context("last-status", response.status().as_str()),
-        Err(source) => error
+    match last {
+        Sent::Answered(response) => error.with_context("last-status", response.status().as_str()),
+        Sent::Unsent(source) | Sent::Lost(source) => error
             .with_context("last-status", "none")
             .with_source(source),
     }
@@ -3023,7 +3069,7 @@ mod tests {
 
         let started = Instant::now();
         let err = tx.commit(&catalog).await.unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        assert_eq!(err.kind(), ErrorKind::CommitStateUnknown);
         assert!(!err.retryable());
         lost.assert_async().await;
         // A backoff that doubles: 100 ms before the first resend, 200 ms before the second.
@@ -3058,9 +3104,8 @@ mod tests {
         let own = commit_answers(&mut server, 409, None, 1, Arc::clone(&keys)).await;
 
         let err = tx.commit(&catalog).await.unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        assert_eq!(err.kind(), ErrorKind::CommitStateUnknown);
         assert!(!err.retryable());
-        assert!(err.to_string().contains("the commit state is unknown"));
         lost.assert_async().await;
         own.assert_async().await;
         // No retry on a refreshed table: it would rebase the writer's commit onto itself.
@@ -3070,21 +3115,60 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn test_conflict_in_progress_after_a_resend_is_waited_for() {
+    async fn test_conflict_with_retry_after_after_a_resend_is_an_unknown_outcome() {
         let mut server = Server::new_async().await;
         let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
         let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
         let lost = commit_answers(&mut server, 503, None, 1, Arc::clone(&keys)).await;
-        let in_progress = commit_answers(&mut server, 409, Some("0"), 1, Arc::clone(&keys)).await;
-        let answered = commit_answers(&mut server, 200, None, 1, Arc::clone(&keys)).await;
+        // The spec has no "still in progress" answer: a keyed 409 is final, `Retry-After` or not.
+        let own = commit_answers(&mut server, 409, Some("0"), 1, Arc::clone(&keys)).await;
 
-        tx.commit(&catalog).await.unwrap();
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitStateUnknown);
         lost.assert_async().await;
-        in_progress.assert_async().await;
-        answered.assert_async().await;
-        let keys = keys.lock().unwrap();
-        assert_eq!(keys.len(), 3);
-        assert!(keys.iter().all(|key| *key == keys[0]));
+        own.assert_async().await;
+        assert_eq!(keys.lock().unwrap().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn test_commit_requests_are_bounded_across_the_transactions_retries() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        // Every retry the transaction makes, each refused at once; then an attempt whose answers
+        // are all lost.
+        let retries = TableProperties::PROPERTY_COMMIT_NUM_RETRIES_DEFAULT;
+        let conflicts = commit_answers(&mut server, 409, None, retries, Arc::clone(&keys)).await;
+        let lost = commit_answers(
+            &mut server,
+            503,
+            None,
+            1 + IDEMPOTENT_RESENDS,
+            Arc::clone(&keys),
+        )
+        .await;
+
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitStateUnknown);
+        conflicts.assert_async().await;
+        lost.assert_async().await;
+        // An attempt that resent is the last: `retries + 1 + IDEMPOTENT_RESENDS` requests in all.
+        assert_eq!(keys.lock().unwrap().len(), retries + 1 + IDEMPOTENT_RESENDS);
+    }
+
+    #[tokio::test]
+    async fn test_retry_after_past_the_wait_limit_is_not_waited_for() {
+        let mut server = Server::new_async().await;
+        let (catalog, tx) = committing(&mut server, Some("PT30M")).await;
+        let keys: Arc<std::sync::Mutex<Vec<Option<String>>>> = Arc::default();
+        let asked = (RESEND_WAIT_LIMIT.as_secs() + 1).to_string();
+        let lost = commit_answers(&mut server, 503, Some(&asked), 1, Arc::clone(&keys)).await;
+
+        // The first answer as it is, not a wait of more than the limit.
+        let err = tx.commit(&catalog).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        lost.assert_async().await;
+        assert_eq!(keys.lock().unwrap().len(), 1);
     }
 
     #[tokio::test]
@@ -3120,6 +3204,187 @@ mod tests {
         assert!(tx.commit(&catalog).await.is_err());
         lost.assert_async().await;
         assert!(keys.lock().unwrap()[0].is_some());
+    }
+
+    /// A catalog on `server` whose config advertises a 30-minute key lifetime, with `props`.
+    async fn keyed_catalog(
+        server: &mut ServerGuard,
+        props: HashMap<String, String>,
+    ) -> RestCatalog {
+        server
+            .mock("GET", "/v1/config")
+            .with_status(200)
+            .with_body(r#"{"overrides": {}, "defaults": {}, "idempotency-key-lifetime": "PT30M"}"#)
+            .create_async()
+            .await;
+        RestCatalog::new(
+            RestCatalogConfig::builder()
+                .uri(server.url())
+                .props(props)
+                .build(),
+            Some(Arc::new(LocalFsStorageFactory)),
+            Runtime::current(),
+        )
+    }
+
+    fn empty_commit() -> CommitTableRequest {
+        CommitTableRequest {
+            identifier: None,
+            requirements: vec![],
+            updates: vec![],
+        }
+    }
+
+    /// A server on loopback that reads one request on each of `answers.len()` connections, then
+    /// answers it with `200 {}` (`true`) or closes the connection without answering (`false`).
+    /// Returns its URL, and what it was sent: each request's `Idempotency-Key`.
+    async fn dropping_server(
+        answers: Vec<bool>,
+    ) -> (String, tokio::task::JoinHandle<Vec<Option<String>>>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/v1/commit", listener.local_addr().unwrap());
+        let served = tokio::spawn(async move {
+            let mut keys = vec![];
+            for answer in answers {
+                let (mut stream, _) = listener.accept().await.unwrap();
+                let mut request = vec![];
+                let mut chunk = [0; 4096];
+                // The headers, then as many bytes of body as they announce.
+                let (head, length) = loop {
+                    let read = stream.read(&mut chunk).await.unwrap();
+                    request.extend_from_slice(&chunk[..read]);
+                    let text = String::from_utf8_lossy(&request).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap())
+                            })
+                            .unwrap_or(0);
+                        break (text[..end].to_string(), end + 4 + length);
+                    }
+                };
+                while request.len() < length {
+                    let read = stream.read(&mut chunk).await.unwrap();
+                    request.extend_from_slice(&chunk[..read]);
+                }
+                keys.push(head.lines().find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case(IDEMPOTENCY_KEY)
+                        .then(|| value.trim().to_string())
+                }));
+                if answer {
+                    stream
+                        .write_all(
+                            b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
+                        )
+                        .await
+                        .unwrap();
+                }
+            }
+            keys
+        });
+        (url, served)
+    }
+
+    #[tokio::test]
+    async fn test_commit_request_that_cannot_be_built_is_not_resent() {
+        let mut server = Server::new_async().await;
+        let catalog = keyed_catalog(&mut server, HashMap::new()).await;
+        let context = catalog.context().await.unwrap();
+
+        // Nothing was sent: the error as it is, not an unknown outcome.
+        let err = context
+            .send_commit("not a url", &empty_commit())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+    }
+
+    #[tokio::test]
+    async fn test_commit_whose_authentication_fails_is_not_resent() {
+        let mut server = Server::new_async().await;
+        let props = HashMap::from([("credential".to_string(), "client1:secret1".to_string())]);
+        let issued = create_oauth_mock(&mut server).await;
+        let catalog = keyed_catalog(&mut server, props).await;
+        let context = catalog.context().await.unwrap();
+        issued.assert_async().await;
+        // The token expires, and the token endpoint is down.
+        catalog.invalidate_token().await.unwrap();
+        let refused = create_oauth_mock_with_path(&mut server, "/v1/oauth/tokens", "", 500).await;
+        let commit = server
+            .mock("POST", "/v1/commit")
+            .expect(0)
+            .create_async()
+            .await;
+
+        let endpoint = format!("{}/v1/commit", server.url());
+        let err = context
+            .send_commit(&endpoint, &empty_commit())
+            .await
+            .unwrap_err();
+        assert_ne!(err.kind(), ErrorKind::CommitStateUnknown);
+        // One token request, not one per resend, and no commit request.
+        refused.assert_async().await;
+        commit.assert_async().await;
+    }
+
+    #[tokio::test]
+    async fn test_commit_to_a_refused_connection_is_not_applied() {
+        let mut server = Server::new_async().await;
+        let catalog = keyed_catalog(&mut server, HashMap::new()).await;
+        let context = catalog.context().await.unwrap();
+        // A port nobody listens on.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let endpoint = format!("http://{}/v1/commit", closed.local_addr().unwrap());
+        drop(closed);
+
+        let err = context
+            .send_commit(&endpoint, &empty_commit())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unexpected);
+        let source = std::error::Error::source(&err)
+            .and_then(|e| e.downcast_ref::<reqwest::Error>())
+            .unwrap();
+        assert!(source.is_connect());
+    }
+
+    #[tokio::test]
+    async fn test_commit_whose_connection_drops_is_resent_with_its_key() {
+        let mut server = Server::new_async().await;
+        let catalog = keyed_catalog(&mut server, HashMap::new()).await;
+        let context = catalog.context().await.unwrap();
+        let (endpoint, served) = dropping_server(vec![false, true]).await;
+
+        let response = context
+            .send_commit(&endpoint, &empty_commit())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let keys = served.await.unwrap();
+        assert_eq!(keys.len(), 2);
+        assert!(keys[0].is_some());
+        assert_eq!(keys[0], keys[1]);
+    }
+
+    #[tokio::test]
+    async fn test_commit_whose_connections_all_drop_is_an_unknown_outcome() {
+        let mut server = Server::new_async().await;
+        let catalog = keyed_catalog(&mut server, HashMap::new()).await;
+        let context = catalog.context().await.unwrap();
+        let (endpoint, served) = dropping_server(vec![false; 1 + IDEMPOTENT_RESENDS]).await;
+
+        let err = context
+            .send_commit(&endpoint, &empty_commit())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CommitStateUnknown);
+        assert!(!err.retryable());
+        assert_eq!(served.await.unwrap().len(), 1 + IDEMPOTENT_RESENDS);
     }
 
     #[tokio::test]

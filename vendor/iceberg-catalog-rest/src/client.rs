@@ -208,7 +208,7 @@ impl HttpClient {
     /// When both `credential` and `token` are present, `token` takes precedence.
     ///
     /// # TODO: Support automatic token refreshing.
-    async fn authenticate(&self, req: &mut Request) -> Result<()> {
+    pub(crate) async fn authenticate(&self, req: &mut Request) -> Result<()> {
         // Clone the token from lock without holding the lock for entire function.
         let token = self.token.lock().await.clone();
 
@@ -251,9 +251,15 @@ impl HttpClient {
     }
 
     /// Executes the given `Request` and returns a `Response`.
-    pub async fn execute(&self, mut request: Request) -> Result<Response> {
+    pub async fn execute(&self, request: Request) -> Result<Response> {
+        Ok(self.send(request).await?)
+    }
+
+    /// Executes the given `Request`, keeping reqwest's error, which tells whether the request
+    /// could have reached the server.
+    pub(crate) async fn send(&self, mut request: Request) -> reqwest::Result<Response> {
         request.headers_mut().extend(self.extra_headers.clone());
-        Ok(self.client.execute(request).await?)
+        self.client.execute(request).await
     }
 
     // Queries the Iceberg REST catalog after authentication with the given `Request` and

@@ -37,6 +37,11 @@ pub enum ErrorKind {
     /// service error.
     Unexpected,
 
+    /// A commit was sent and no answer says whether the catalog applied it: the table may hold
+    /// it or not. Never retryable, since sending it again could apply it twice; the caller
+    /// learns the outcome by reading the table, as for Java's `CommitStateUnknownException`.
+    CommitStateUnknown,
+
     /// Iceberg data is invalid.
     ///
     /// This error is returned when we try to read a table from iceberg but
@@ -86,6 +91,7 @@ impl From<ErrorKind> for &'static str {
     fn from(v: ErrorKind) -> &'static str {
         match v {
             ErrorKind::Unexpected => "Unexpected",
+            ErrorKind::CommitStateUnknown => "CommitStateUnknown",
             ErrorKind::DataInvalid => "DataInvalid",
             ErrorKind::FeatureUnsupported => "FeatureUnsupported",
             ErrorKind::TableAlreadyExists => "TableAlreadyExists",
